@@ -1,0 +1,32 @@
+import { Command } from "commander";
+import { createApp } from "../../api/app.ts";
+import { startServer } from "../../api/server.ts";
+import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { createSql } from "../../lib/db/client.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { isAddressInUse, onShutdown } from "../lifecycle.ts";
+
+export function apiCommand(): Command {
+  return new Command("api")
+    .description("serve the REST API and the WebSocket bridge (HOST:PORT)")
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("api", config.LOG_LEVEL);
+      const sql = createSql(resolveDatabaseUrl(config), { appName: "launchpad-api" });
+      await migrate(sql);
+      const app = createApp({ logger: log, env: config.LAUNCHPAD_ENV });
+      const server = await startServer({ app, host: config.HOST, port: config.PORT, logger: log }).catch(
+        (error: unknown) => {
+          if (isAddressInUse(error)) throw new ConfigError("PORT", `${config.HOST}:${config.PORT} is already in use`);
+          throw error;
+        },
+      );
+      log.info({ url: config.apiUrl }, "api listening");
+      onShutdown(log, async () => {
+        await server.close();
+        await sql.end({ timeout: 5 });
+      });
+    });
+}

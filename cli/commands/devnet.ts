@@ -1,0 +1,64 @@
+import { readFile } from "node:fs/promises";
+import { Command, InvalidArgumentError } from "commander";
+import { deploymentRecordPath } from "../../lib/chain.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { runDevnet } from "../../devnet/run.ts";
+import { onShutdown } from "../lifecycle.ts";
+
+export function devnetCommand(): Command {
+  const devnet = new Command("devnet")
+    .description("run the local BSC devnet (anvil, chain id 56) with the service's contracts")
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("devnet", config.LOG_LEVEL);
+      const chain = await runDevnet({ config, log: (line) => log.info(line) });
+      log.info({ rpcUrl: chain.rpcUrl, fresh: chain.fresh, record: deploymentRecordPath(config.dataDir) }, "devnet ready");
+      onShutdown(log, chain.stop);
+    });
+
+  devnet
+    .command("info")
+    .description(`print the devnet's deployment record (<data dir>/devnet/deployment.json)`)
+    .option("--json", "print the record as JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const config = loadConfig();
+      const path = deploymentRecordPath(config.dataDir);
+      const text = await readFile(path, "utf8").catch(() => {
+        throw new Error(`no deployment record at ${path}: start the devnet first (launchpad start)`);
+      });
+      const record = JSON.parse(text) as { chainId: number; rpcUrl: string; contracts: Record<string, string> };
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`chain ${record.chainId} at ${record.rpcUrl}\n`);
+      for (const [name, address] of Object.entries(record.contracts)) {
+        process.stdout.write(`  ${name.padEnd(22)} ${address}\n`);
+      }
+    });
+
+  devnet
+    .command("seed")
+    .description("create sample activity (tokens, trades, a graduation, deposit launches) on the running devnet")
+    .option("--tokens <n>", "tokens to create", positiveInt, 5)
+    .option("--trades <n>", "curve trades to make", positiveInt, 100)
+    .action(async (opts: { tokens: number; trades: number }) => {
+      const config = loadConfig();
+      const { seedDevnet } = await import("../../devnet/seed.ts");
+      await seedDevnet({
+        rpcUrl: config.rpcUrls[0] as string,
+        dataDir: config.dataDir,
+        tokens: opts.tokens,
+        trades: opts.trades,
+        log: (line: string) => process.stdout.write(`${line}\n`),
+      });
+    });
+  return devnet;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}

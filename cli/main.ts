@@ -1,0 +1,28 @@
+import { Command } from "commander";
+import { ConfigError } from "../lib/config.ts";
+import { apiCommand } from "./commands/api.ts";
+import { devnetCommand } from "./commands/devnet.ts";
+import { indexerCommand } from "./commands/indexer.ts";
+import { startCommand } from "./commands/start.ts";
+import { workerCommand } from "./commands/worker.ts";
+
+const program = new Command("launchpad")
+  .description("Agent launchpad service for BNB Smart Chain")
+  .showHelpAfterError()
+  .addCommand(startCommand())
+  .addCommand(apiCommand())
+  .addCommand(workerCommand())
+  .addCommand(indexerCommand())
+  .addCommand(devnetCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Configuration problems are one line naming the variable; anything else keeps its stack.
+  if (error instanceof ConfigError) {
+    console.error(`launchpad: ${error.message}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+}

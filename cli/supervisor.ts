@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import type { Config } from "../lib/config.ts";
+import { ConfigError } from "../lib/config.ts";
+import { checkDatabase } from "../lib/db/client.ts";
+import { pipeLines } from "../lib/lines.ts";
+import { isPortFree } from "../lib/net.ts";
+import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { runDevnet } from "../devnet/run.ts";
+
+const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
+
+/** Limits of the supervisor, in one place. */
+export const SUPERVISOR_LIMITS = {
+  /** Lines of a dead child's output printed with the failure. */
+  tailLines: 30,
+  /** Time for the API to answer /health after it was spawned. */
+  healthTimeoutMs: 60_000,
+  /** Time each child gets to exit after SIGTERM before SIGKILL. */
+  stopTimeoutMs: 15_000,
+  /** A restartable role may restart this many times within the window, then the start fails. */
+  maxRestarts: 3,
+  restartWindowMs: 60_000,
+} as const;
+
+/**
+ * Roles the supervisor runs as child processes. The indexer and the worker keep all their
+ * state in Postgres and resume where they stopped, so they are restarted when they die; the
+ * API is not: a crash there is a bug that must be seen, so it fails the whole start.
+ */
+const ROLES = [
+  { role: "indexer", restartable: true },
+  { role: "worker", restartable: true },
+  { role: "api", restartable: false },
+] as const;
+
+type Role = (typeof ROLES)[number]["role"];
+type Managed = { role: Role; child: ChildProcess; tail: string[]; restarts: number[] };
+
+/**
+ * `launchpad start`: the whole service on one machine. Brings up Postgres (embedded unless
+ * DATABASE_URL is set), the devnet (unless a BSC RPC is configured), then the indexer, worker
+ * and API as child processes with their output prefixed by role. SIGINT/SIGTERM stop every
+ * child in reverse order and exit 0.
+ */
+export async function runSupervisor(config: Config): Promise<void> {
+  const say = (role: string, line: string) => process.stdout.write(`[${role}] ${line}\n`);
+  const stack: { name: string; stop: () => Promise<void> }[] = [];
+  const managed = new Map<Role, Managed>();
+  let stopping = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("launchpad", "stopping");
+    await Promise.all([...managed.values()].map((m) => stopChild(m.child)));
+    for (const r of stack.reverse()) {
+      await r.stop().catch((e: unknown) => say("launchpad", `stopping ${r.name} failed: ${String(e)}`));
+    }
+    say("launchpad", "stopped");
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  try {
+    await checkPort("PORT", config.HOST, config.PORT);
+    await checkPort("PONDER_PORT", "127.0.0.1", config.PONDER_PORT);
+
+    let databaseUrl = config.DATABASE_URL;
+    if (databaseUrl) {
+      await checkDatabase(databaseUrl).catch((e: unknown) => {
+        throw new ConfigError("DATABASE_URL", `cannot connect: ${errorText(e)}`);
+      });
+    } else {
+      const pg = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.LAUNCHPAD_PG_PORT,
+        onLine: (l) => say("postgres", l),
+      }).catch((e: unknown) => {
+        if (config.LAUNCHPAD_PG_PORT)
+          throw new ConfigError("LAUNCHPAD_PG_PORT", `embedded Postgres failed: ${errorText(e)}`);
+        throw e;
+      });
+      stack.push({ name: "postgres", stop: pg.stop });
+      databaseUrl = pg.url;
+    }
+    if (stopping) return;
+
+    if (config.devnet) {
+      const devnet = await runDevnet({ config, log: (l) => say("devnet", l) });
+      stack.push({ name: "devnet", stop: devnet.stop });
+      say("devnet", `${devnet.fresh ? "new chain" : "chain restored"} at ${devnet.rpcUrl}`);
+    }
+    if (stopping) return;
+
+    const env = { ...process.env, DATABASE_URL: databaseUrl, LAUNCHPAD_DATA_DIR: config.dataDir };
+    const launch = (role: Role, restarts: number[] = []) => {
+      const child = spawn(process.execPath, [BIN, role], { env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+      const m: Managed = { role, child, tail: [], restarts };
+      const onLine = (line: string) => {
+        m.tail.push(line);
+        if (m.tail.length > SUPERVISOR_LIMITS.tailLines) m.tail.shift();
+        say(role, line);
+      };
+      pipeLines(child.stdout, onLine);
+      pipeLines(child.stderr, onLine);
+      child.on("exit", (code, signal) => {
+        if (stopping) return;
+        const restartable = ROLES.find((r) => r.role === role)?.restartable;
+        const now = Date.now();
+        const recent = m.restarts.filter((t) => now - t < SUPERVISOR_LIMITS.restartWindowMs);
+        if (restartable && recent.length < SUPERVISOR_LIMITS.maxRestarts) {
+          say("launchpad", `${role} exited (${signal ?? `code ${code}`}); restarting`);
+          launch(role, [...recent, now]);
+          return;
+        }
+        process.stderr.write(
+          `\n[launchpad] ${role} exited (${signal ?? `code ${code}`}); the service cannot run without it. Its last lines:\n${m.tail.map((l) => `  ${l}`).join("\n")}\n\n`,
+        );
+        void shutdown(1);
+      });
+      managed.set(role, m);
+    };
+    for (const { role } of ROLES) launch(role);
+
+    await waitForHealth(`http://${localHost(config.HOST)}:${config.PORT}/health`, () => stopping);
+    if (stopping) return;
+    process.stdout.write(banner(config, databaseUrl));
+  } catch (error) {
+    if (error instanceof ConfigError) process.stderr.write(`launchpad: ${error.message}\n`);
+    else process.stderr.write(`launchpad: start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await shutdown(error instanceof ConfigError ? 2 : 1);
+  }
+}
+
+async function checkPort(variable: string, host: string, port: number): Promise<void> {
+  if (!(await isPortFree(port, localHost(host)))) {
+    throw new ConfigError(variable, `${host}:${port} is already in use`);
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), SUPERVISOR_LIMITS.stopTimeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+async function waitForHealth(url: string, cancelled: () => boolean): Promise<void> {
+  const deadline = Date.now() + SUPERVISOR_LIMITS.healthTimeoutMs;
+  while (!cancelled()) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      if (res.ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`the API did not answer ${url} in time`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function banner(config: Config, databaseUrl: string): string {
+  const db = databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+  const rows = [
+    ["API", config.apiUrl],
+    ["WebSocket", config.wsUrl],
+    ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
+    ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
+    ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
+    ["Data dir", config.dataDir],
+  ];
+  const lines = rows.map(([k, v]) => `  ${(k ?? "").padEnd(10)} ${v}`);
+  return `\nlaunchpad is up (${config.LAUNCHPAD_ENV})\n${lines.join("\n")}\n  Ctrl-C stops everything.\n\n`;
+}
+
+function localHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message || (e as NodeJS.ErrnoException).code || e.name;
+  return String(e);
+}

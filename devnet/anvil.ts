@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createPublicClient, http } from "viem";
+import { pipeLines } from "../lib/lines.ts";
+
+/** Standard test mnemonic; anvil derives accounts 0..9 from it. */
+export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
+export const DEVNET_CHAIN_ID = 56;
+
+export type StartAnvilParameters = {
+  port: number;
+  host?: string;
+  chainId?: number;
+  /** Seconds between blocks; 0 = automine (a block per transaction). */
+  blockTime: number;
+  /** File the chain state is loaded from and dumped to; omit for a throwaway chain. */
+  statePath?: string;
+  /** Each line anvil prints, for the caller to log. */
+  onLine?: (line: string) => void;
+};
+
+export type StartAnvilReturnType = {
+  rpcUrl: string;
+  /** True when no state existed: the chain starts at genesis. */
+  fresh: boolean;
+  child: ChildProcess;
+  /** Graceful stop: anvil writes its state file on SIGTERM. */
+  stop: () => Promise<void>;
+};
+
+/** Path of the platform's anvil binary shipped by `@foundry-rs/anvil`. */
+export function anvilBinary(): string {
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}/package.json`;
+  const require = createRequire(import.meta.url);
+  return join(dirname(require.resolve(pkg)), "bin", "anvil");
+}
+
+/**
+ * Starts anvil and resolves once it answers JSON-RPC.
+ *
+ * @example
+ * const anvil = await startAnvil({ port: 8545, blockTime: 1, statePath: ".launchpad/devnet/state.json" });
+ * await anvil.stop();
+ */
+export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilReturnType> {
+  const host = p.host ?? "127.0.0.1";
+  const fresh = !p.statePath || !existsSync(p.statePath);
+  const args = [
+    "--host",
+    host,
+    "--port",
+    String(p.port),
+    "--chain-id",
+    String(p.chainId ?? DEVNET_CHAIN_ID),
+    "--mnemonic",
+    DEVNET_MNEMONIC,
+    "--accounts",
+    "10",
+    "--balance",
+    "10000",
+  ];
+  if (p.blockTime > 0) args.push("--block-time", String(p.blockTime));
+  if (p.statePath) {
+    // --state loads at start and dumps at exit; the interval bounds what a hard kill loses.
+    args.push("--state", p.statePath, "--state-interval", "1", "--preserve-historical-states");
+  }
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+    p.onLine?.(line);
+  };
+  pipeLines(child.stdout, onLine);
+  pipeLines(child.stderr, onLine);
+
+  const rpcUrl = `http://${host}:${p.port}`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) =>
+      reject(new Error(`anvil exited (code ${code}) before it was ready:\n${tail.join("\n")}`)),
+    ),
+  );
+  await Promise.race([waitForRpc(rpcUrl), exited]);
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await done;
+    clearTimeout(timer);
+  };
+  return { rpcUrl, fresh, child, stop };
+}
+
+async function waitForRpc(rpcUrl: string, timeoutMs = 30_000): Promise<void> {
+  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0, timeout: 1_000 }) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await client.getChainId();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`anvil at ${rpcUrl} did not answer`, { cause: error });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

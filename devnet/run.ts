@@ -1,0 +1,62 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseEther } from "viem";
+import { type Config, ConfigError } from "../lib/config.ts";
+import { isPortFree } from "../lib/net.ts";
+import { killStale } from "../lib/pidfile.ts";
+import { startAnvil } from "./anvil.ts";
+import { deployDevnet } from "./deploy.ts";
+import type { DeploymentRecord } from "./record.ts";
+
+export type RunDevnetParameters = { config: Config; log: (line: string) => void };
+export type RunDevnetReturnType = {
+  rpcUrl: string;
+  fresh: boolean;
+  record: DeploymentRecord;
+  stop: () => Promise<void>;
+};
+
+/**
+ * Starts the local chain for a data directory (its state kept in `<dataDir>/devnet/state.json`)
+ * and makes sure the service's contract set is deployed on it.
+ */
+export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturnType> {
+  const { config } = p;
+  const dir = join(config.dataDir, "devnet");
+  const pidPath = join(config.dataDir, "run", "anvil.pid");
+  await mkdir(dir, { recursive: true });
+  await mkdir(join(config.dataDir, "run"), { recursive: true });
+  // An anvil left behind by a supervisor killed with SIGKILL holds the port and the state.
+  await killStale(pidPath, "anvil");
+  if (!(await isPortFree(config.DEVNET_PORT, config.DEVNET_HOST))) {
+    throw new ConfigError("DEVNET_PORT", `${config.DEVNET_HOST}:${config.DEVNET_PORT} is already in use`);
+  }
+  const anvil = await startAnvil({
+    host: config.DEVNET_HOST,
+    port: config.DEVNET_PORT,
+    blockTime: config.DEVNET_BLOCK_TIME,
+    statePath: join(dir, "state.json"),
+    onLine: p.log,
+  });
+  if (anvil.child.pid) await writeFile(pidPath, String(anvil.child.pid));
+  try {
+    const record = await deployDevnet({
+      rpcUrl: anvil.rpcUrl,
+      dataDir: config.dataDir,
+      maxRaisingWei: parseEther(String(config.DEVNET_MAX_RAISING_BNB)),
+      log: p.log,
+    });
+    return {
+      rpcUrl: anvil.rpcUrl,
+      fresh: anvil.fresh,
+      record,
+      stop: async () => {
+        await anvil.stop();
+        await rm(pidPath, { force: true });
+      },
+    };
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}

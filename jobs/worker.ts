@@ -1,0 +1,35 @@
+import { PgBoss } from "pg-boss";
+import { createSql } from "../lib/db/client.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import type { Logger } from "../lib/logger.ts";
+import { JOB_LIMITS } from "./limits.ts";
+
+export type StartWorkerParameters = { databaseUrl: string; log: Logger };
+export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
+
+/**
+ * Starts pg-boss on the shared database (its own schema) and registers the job handlers.
+ *
+ * @example
+ * const worker = await startWorker({ databaseUrl, log });
+ * await worker.stop();
+ */
+export async function startWorker(p: StartWorkerParameters): Promise<StartWorkerReturnType> {
+  const sql = createSql(p.databaseUrl, { max: 2, appName: "launchpad-worker" });
+  await migrate(sql);
+  const boss = new PgBoss({
+    connectionString: p.databaseUrl,
+    schema: JOB_LIMITS.schema,
+    max: JOB_LIMITS.maxConnections,
+    application_name: "launchpad-worker",
+  });
+  boss.on("error", (error: unknown) => p.log.error({ err: error }, "pg-boss error"));
+  await boss.start();
+  return {
+    boss,
+    stop: async () => {
+      await boss.stop({ graceful: true, timeout: JOB_LIMITS.stopTimeoutMs });
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseEnv } from "node:util";
+import { z } from "zod";
+
+/**
+ * The service's whole configuration, read once from the environment (and an optional `.env`
+ * in the working directory; real environment variables win). Every variable is documented in
+ * `.env.example`. A malformed value stops the process with a one-line message naming it.
+ */
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address (0x + 40 hex digits)")
+  .transform((a) => a.toLowerCase() as `0x${string}`);
+const hash32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be 32-byte hex (0x + 64 hex digits)")
+  .transform((h) => h.toLowerCase() as `0x${string}`);
+const port = z.coerce
+  .number({ error: "must be a port number" })
+  .int("must be an integer")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+const nonNegativeInt = z.coerce.number({ error: "must be a number" }).int().min(0);
+const urlList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^(https?|wss?)$/, error: "must be http(s) or ws(s) URLs" })));
+const postgresUrl = z
+  .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+  .optional();
+const schemaName = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lowercase SQL identifier of at most 45 characters");
+
+/** Mainnet defaults from CHAIN.md; the devnet overrides them from its deployment record. */
+export const MAINNET = {
+  tokenManager2: "0x5c952063c7fc8610ffdb798152d69f0b9550762b",
+  identityRegistry: "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432",
+  agentIdentifier: "0x09b44a633de9f9ebf6fb9bdd5b5629d3dd2cef13",
+  pancakeFactory: "0xca143ce32fe78f1f7019d7d551a6402fc5350c73",
+  pancakeRouter: "0x10ed43c718714eb63d5aa57b78b54704e256024e",
+  wbnb: "0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c",
+  pairInitCodeHash: "0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5",
+  bnbUsdFeed: "0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee",
+} as const;
+
+const schema = z.object({
+  LAUNCHPAD_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LAUNCHPAD_DATA_DIR: z.string().min(1).default(".launchpad"),
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+
+  DATABASE_URL: postgresUrl,
+  LAUNCHPAD_PG_PORT: port.optional(),
+
+  BSC_RPC_URL: urlList.optional(),
+  BSC_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),
+  BSC_START_BLOCK: nonNegativeInt.optional(),
+
+  DEVNET_HOST: z.string().default("127.0.0.1"),
+  DEVNET_PORT: port.default(8545),
+  DEVNET_BLOCK_TIME: nonNegativeInt.default(1),
+  DEVNET_MAX_RAISING_BNB: z.coerce.number({ error: "must be a number" }).positive().default(18),
+
+  HOST: z.string().default("127.0.0.1"),
+  PORT: port.default(3001),
+  PONDER_PORT: port.default(42069),
+  PUBLIC_BASE_URL: z.url().optional(),
+  WEB_URL: z.url().default("http://localhost:3000"),
+
+  VIEWS_SCHEMA: schemaName.default("onchain"),
+
+  TOKEN_MANAGER_ADDRESS: address.default(MAINNET.tokenManager2),
+  IDENTITY_REGISTRY_ADDRESS: address.default(MAINNET.identityRegistry),
+  AGENT_IDENTIFIER_ADDRESS: address.default(MAINNET.agentIdentifier),
+  DEX_FACTORY_ADDRESS: address.default(MAINNET.pancakeFactory),
+  DEX_ROUTER_ADDRESS: address.default(MAINNET.pancakeRouter),
+  WBNB_ADDRESS: address.default(MAINNET.wbnb),
+  PAIR_INIT_CODE_HASH: hash32.default(MAINNET.pairInitCodeHash),
+  BNB_USD_FEED_ADDRESS: address.default(MAINNET.bnbUsdFeed),
+  LAUNCH_FACTORY_ADDRESS: address.optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export type Config = Env & {
+  /** Absolute data directory. */
+  dataDir: string;
+  /** True when no BSC RPC is configured: the service runs its own devnet. */
+  devnet: boolean;
+  /** The RPC URLs the service uses (the devnet's when `devnet`). */
+  rpcUrls: string[];
+  apiUrl: string;
+  wsUrl: string;
+};
+
+/** A configuration problem, reported as one line naming the variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  readonly variable: string;
+  constructor(variable: string, message: string, options?: { cause?: unknown }) {
+    super(`${variable}: ${message}`, options);
+    this.variable = variable;
+  }
+}
+
+/** Reads `.env` from `cwd` into a plain object; variables already set are not overridden. */
+export function readDotEnv(cwd = process.cwd()): Record<string, string> {
+  const path = resolve(cwd, ".env");
+  if (!existsSync(path)) return {};
+  return parseEnv(readFileSync(path, "utf8")) as Record<string, string>;
+}
+
+/**
+ * Parses and validates the configuration.
+ *
+ * @example
+ * const config = loadConfig(); // throws ConfigError("PORT: must be between 1 and 65535")
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Config {
+  const merged: Record<string, string | undefined> = { ...readDotEnv(cwd), ...env };
+  // An empty variable means "unset", as in most shells' `VAR= cmd` idiom.
+  for (const key of Object.keys(merged)) if (merged[key] === "") delete merged[key];
+  const parsed = schema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? "config");
+    throw new ConfigError(variable, issue?.message ?? "invalid");
+  }
+  const e = parsed.data;
+  const devnet = !e.BSC_RPC_URL || e.BSC_RPC_URL.length === 0;
+  const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
+  const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
+  return {
+    ...e,
+    dataDir: resolve(cwd, e.LAUNCHPAD_DATA_DIR),
+    devnet,
+    rpcUrls: devnet ? [devnetUrl] : (e.BSC_RPC_URL ?? []),
+    apiUrl,
+    wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
+  };
+}
+
+function displayHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+}

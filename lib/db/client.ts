@@ -1,0 +1,45 @@
+import postgres from "postgres";
+
+export type Sql = postgres.Sql;
+
+/** Limits of the database clients, in one place. */
+export const DB_LIMITS = {
+  connectTimeoutSeconds: 10,
+  idleTimeoutSeconds: 30,
+  /** Default pool size per process; roles may ask for more. */
+  maxConnections: 10,
+  /** Statements that run longer are cancelled by the server. */
+  statementTimeoutMs: 30_000,
+} as const;
+
+/**
+ * A postgres.js client with the service's defaults: bounded connect and statement time, no
+ * notices on stdout, bigint for int8 so amounts never lose precision.
+ *
+ * @example
+ * const sql = createSql(url);
+ * const [row] = await sql`select 1 as one`;
+ */
+export function createSql(url: string, options: { max?: number; appName?: string } = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? DB_LIMITS.maxConnections,
+    connect_timeout: DB_LIMITS.connectTimeoutSeconds,
+    idle_timeout: DB_LIMITS.idleTimeoutSeconds,
+    onnotice: () => {},
+    types: { bigint: postgres.BigInt },
+    connection: {
+      application_name: options.appName ?? "launchpad",
+      statement_timeout: DB_LIMITS.statementTimeoutMs,
+    },
+  });
+}
+
+/** Connects once and runs `select 1`, failing within the connect timeout. */
+export async function checkDatabase(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}

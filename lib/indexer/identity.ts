@@ -1,0 +1,51 @@
+import { createPublicClient, http } from "viem";
+import type { Sql } from "../db/client.ts";
+import { getMeta, setMeta } from "../db/meta.ts";
+import type { Logger } from "../logger.ts";
+
+/** Prefix of Ponder deployment schemas; `reindex` makes the next one beside the live one. */
+export const INDEXER_SCHEMA_PREFIX = "indexer_";
+
+/**
+ * Ties the index to the chain it was built from. Ponder caches RPC results in `ponder_sync`
+ * by chain id only, so a devnet that was reset (same id 56, new genesis) would be indexed on
+ * top of the old chain's cache. When block 0's hash differs from the one recorded, every
+ * indexer schema, the views schema and the RPC cache are dropped before Ponder starts.
+ *
+ * @returns true when the index was reset.
+ */
+export async function resetIndexIfChainChanged(p: {
+  sql: Sql;
+  rpcUrl: string;
+  viewsSchema: string;
+  log: Logger;
+}): Promise<boolean> {
+  const client = createPublicClient({ transport: http(p.rpcUrl, { timeout: 10_000, retryCount: 3 }) });
+  const genesis = (await client.getBlock({ blockNumber: 0n })).hash;
+  const known = await getMeta<string>(p.sql, "chain.genesis");
+  if (known === genesis) return false;
+  let reset = false;
+  if (known !== undefined) {
+    p.log.warn({ known, genesis }, "the chain was reset: dropping the index and the RPC cache");
+    const schemas = await p.sql<{ name: string }[]>`
+      select schema_name as name from information_schema.schemata
+      where schema_name like ${`${INDEXER_SCHEMA_PREFIX}%`}
+         or schema_name in (${p.viewsSchema}, 'ponder_sync')`;
+    await p.sql.begin(async (tx) => {
+      for (const { name } of schemas) await tx.unsafe(`drop schema if exists "${name}" cascade`);
+      await tx`delete from app.meta where key = 'indexer.schema'`;
+    });
+    reset = true;
+  }
+  await setMeta(p.sql, "chain.genesis", genesis);
+  return reset;
+}
+
+/** The live Ponder deployment schema (the first one is `indexer_1`). */
+export async function liveIndexerSchema(sql: Sql): Promise<string> {
+  const schema = await getMeta<string>(sql, "indexer.schema");
+  if (schema) return schema;
+  const first = `${INDEXER_SCHEMA_PREFIX}1`;
+  await setMeta(sql, "indexer.schema", first);
+  return first;
+}

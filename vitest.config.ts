@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", ".launchpad/**", ".ponder/**"],
+    // Tests start real Postgres, anvil and child processes: give them room, and keep the
+    // 2-core CI machine from running too many stacks at once.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+  },
+});
