@@ -1,0 +1,176 @@
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Abi, Hex } from "viem";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** Directory holding our Solidity sources. */
+export const SOURCES_DIR = join(here, "src");
+/** Cache directory (gitignored). */
+export const OUT_DIR = join(here, "out");
+
+/** Compiler settings; part of the cache key. `evmVersion` is explicit: solc 0.8.37 defaults to osaka. */
+export const SOLC_SETTINGS = {
+  optimizer: { enabled: true, runs: 200 },
+  evmVersion: "cancun",
+  outputSelection: {
+    "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] },
+  },
+} as const;
+
+export type Artifact = {
+  abi: Abi;
+  /** Creation bytecode. */
+  bytecode: Hex;
+  /** Runtime bytecode (what anvil_setCode installs). */
+  deployedBytecode: Hex;
+};
+
+export type Artifacts = Record<string, Artifact>;
+
+export type LoadArtifactsParameters = {
+  /** Recompile even when the cache matches. */
+  force?: boolean;
+  log?: (msg: string) => void;
+};
+
+type CacheFile = { key: string; solc: string; contracts: Artifacts };
+
+/**
+ * Compiles `contracts/src/**\/*.sol` (or reads the cache in `contracts/out/`) and returns abi and
+ * bytecode per contract name.
+ *
+ * @example
+ * const { TokenManager2 } = await loadArtifacts();
+ * await wallet.deployContract({ abi: TokenManager2.abi, bytecode: TokenManager2.bytecode, args });
+ */
+export async function loadArtifacts(p: LoadArtifactsParameters = {}): Promise<Artifacts> {
+  const sources = readSources();
+  const solcVersion = readPackageVersion("solc");
+  const key = cacheKey(sources, solcVersion);
+  const cachePath = join(OUT_DIR, "artifacts.json");
+  if (!p.force && existsSync(cachePath)) {
+    try {
+      const cached = JSON.parse(readFileSync(cachePath, "utf8")) as CacheFile;
+      if (cached.key === key) return cached.contracts;
+    } catch {
+      // A torn or stale cache file is simply rebuilt.
+    }
+  }
+  const started = Date.now();
+  const contracts = await compile(sources);
+  p.log?.(`compiled ${Object.keys(sources).length} sources in ${Date.now() - started} ms`);
+  mkdirSync(OUT_DIR, { recursive: true });
+  // Write then rename so a parallel reader never sees half a file.
+  const tmp = `${cachePath}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ key, solc: solcVersion, contracts } satisfies CacheFile));
+  renameSync(tmp, cachePath);
+  return contracts;
+}
+
+/** Loads one artifact by contract name; throws when it does not exist. */
+export async function loadArtifact(name: string): Promise<Artifact> {
+  const all = await loadArtifacts();
+  const artifact = all[name];
+  if (!artifact) throw new Error(`no compiled contract named ${name}`);
+  return artifact;
+}
+
+function readSources(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".sol"))
+        out[relative(SOURCES_DIR, path)] = readFileSync(path, "utf8");
+    }
+  };
+  walk(SOURCES_DIR);
+  return out;
+}
+
+function cacheKey(sources: Record<string, string>, solcVersion: string): string {
+  const hash = createHash("sha256");
+  hash.update(JSON.stringify(SOLC_SETTINGS));
+  hash.update(`solc@${solcVersion} oz@${readPackageVersion("@openzeppelin/contracts")}`);
+  for (const name of Object.keys(sources).sort()) hash.update(`\0${name}\0${sources[name]}`);
+  return hash.digest("hex");
+}
+
+function readPackageVersion(pkg: string): string {
+  const json = JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), "utf8"));
+  return String(json.version);
+}
+
+type SolcOutput = {
+  errors?: { severity: string; formattedMessage: string }[];
+  contracts?: Record<
+    string,
+    Record<
+      string,
+      { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >;
+};
+
+async function compile(sources: Record<string, string>): Promise<Artifacts> {
+  const solc = (await import("solc")).default;
+  const input = {
+    language: "Solidity",
+    sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, { content: v }])),
+    settings: SOLC_SETTINGS,
+  };
+  const findImports = (path: string) => {
+    try {
+      return { contents: readFileSync(require.resolve(path), "utf8") };
+    } catch {
+      return { error: `import not found: ${path}` };
+    }
+  };
+  const output = JSON.parse(
+    solc.compile(JSON.stringify(input), { import: findImports }),
+  ) as SolcOutput;
+  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
+  if (errors.length > 0) {
+    throw new Error("solc compilation failed", {
+      cause: new Error(errors.map((e) => e.formattedMessage).join("\n")),
+    });
+  }
+  const artifacts: Artifacts = {};
+  for (const [file, byName] of Object.entries(output.contracts ?? {})) {
+    // Only contracts defined in our own sources, not OpenZeppelin's.
+    if (!(file in sources)) continue;
+    for (const [name, c] of Object.entries(byName)) {
+      if (c.evm.bytecode.object.length === 0) continue; // interfaces and abstract contracts
+      artifacts[name] = {
+        abi: c.abi,
+        bytecode: `0x${c.evm.bytecode.object}`,
+        deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+      };
+    }
+  }
+  return artifacts;
+}
+
+// `npx node contracts/compile.ts` compiles and prints the contract sizes.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const artifacts = await loadArtifacts({
+    force: process.argv.includes("--force"),
+    log: console.log,
+  });
+  for (const [name, a] of Object.entries(artifacts)) {
+    console.log(`${name.padEnd(24)} runtime ${(a.deployedBytecode.length - 2) / 2} bytes`);
+  }
+}
