@@ -1,0 +1,319 @@
+import {
+  type Abi,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  encodeDeployData,
+  encodeFunctionData,
+  getContractAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+} from "viem";
+import { launchFactoryAbi } from "../abis/LaunchFactory.ts";
+import { loadArtifacts } from "../contracts/compile.ts";
+import {
+  type ExternalContractName,
+  loadExternalArtifact,
+  pairInitCodeHash,
+} from "../contracts/external.ts";
+import { devnetAccountAddresses, devnetAccounts } from "./accounts.ts";
+import {
+  DEVNET_CONTRACT_NAMES,
+  type DeploymentRecord,
+  type DeploymentTier,
+  type DevnetContractName,
+  readDeploymentRecord,
+  writeDeploymentRecord,
+} from "./record.ts";
+
+/** Canonical Multicall3 address (same on every chain, BSC included). */
+export const MULTICALL3_ADDRESS = "0xca11bde05977b3631167028862be2a173976ca11" as const;
+
+/** Defaults of a devnet deployment (documented in contracts/README.md). */
+export const DEVNET_DEFAULTS = {
+  maxRaising: parseEther("18"),
+  launchFee: parseEther("0.005"),
+  tradingFeeRate: 100,
+  treasuryShareBps: 5000,
+  defaultBuyTaxBps: 200,
+  defaultSellTaxBps: 200,
+  /** 600 USD with the feed's 8 decimals. */
+  initialBnbUsd: 600_00000000n,
+  tiers: [
+    {
+      id: 0,
+      name: "small",
+      minRaise: parseEther("1"),
+      maxRaise: parseEther("20"),
+      minDeposit: parseEther("0.01"),
+      maxPerWallet: parseEther("5"),
+      liquidityBps: 5000,
+    },
+    {
+      id: 1,
+      name: "medium",
+      minRaise: parseEther("10"),
+      maxRaise: parseEther("100"),
+      minDeposit: parseEther("0.1"),
+      maxPerWallet: parseEther("20"),
+      liquidityBps: 5000,
+    },
+    {
+      id: 2,
+      name: "large",
+      minRaise: parseEther("50"),
+      maxRaise: parseEther("500"),
+      minDeposit: parseEther("0.5"),
+      maxPerWallet: parseEther("50"),
+      liquidityBps: 5000,
+    },
+  ],
+} as const;
+
+export type DeployDevnetParameters = {
+  rpcUrl: string;
+  /** The record goes to `<dataDir>/devnet/deployment.json`. */
+  dataDir: string;
+  /** Raise at which a curve token graduates; default 18 BNB. */
+  maxRaisingWei?: bigint;
+  log?: (msg: string) => void;
+};
+
+export type DeployDevnetReturnType = DeploymentRecord;
+
+/**
+ * Deploys the devnet contract set and writes the deployment record, or returns the existing record
+ * unchanged when it belongs to this chain (same genesis hash) and every contract has code.
+ * All transactions are signed with explicit nonces and sent at once, so the whole set lands in
+ * one or two blocks even with interval mining.
+ *
+ * @example
+ * const record = await deployDevnet({ rpcUrl: anvil.rpcUrl, dataDir: ".launchpad" });
+ * console.log(record.contracts.tokenManager2);
+ */
+export async function deployDevnet(p: DeployDevnetParameters): Promise<DeployDevnetReturnType> {
+  const log = p.log ?? (() => {});
+  const publicClient = createPublicClient({ transport: http(p.rpcUrl) });
+  const existing = readDeploymentRecord(p.dataDir);
+  if (existing && (await isLive(publicClient, existing))) {
+    log(`devnet contracts already deployed (block ${existing.deployedAtBlock})`);
+    return existing;
+  }
+  const started = Date.now();
+  const record = await deployAll(p, publicClient, log);
+  writeDeploymentRecord(p.dataDir, record);
+  log(`devnet contracts deployed in ${Date.now() - started} ms`);
+  return record;
+}
+
+/** True when `record` describes the chain at its rpc: same genesis and code at every address. */
+export async function isLive(client: PublicClient, record: DeploymentRecord): Promise<boolean> {
+  const genesis = await client.getBlock({ blockNumber: 0n });
+  if (genesis.hash !== record.genesisHash) return false;
+  const names = DEVNET_CONTRACT_NAMES.filter((n) => record.contracts[n]);
+  if (names.length !== DEVNET_CONTRACT_NAMES.length) return false;
+  const codes = await Promise.all(
+    names.map((n) => client.getCode({ address: record.contracts[n] })),
+  );
+  return codes.every((code) => code !== undefined && code !== "0x");
+}
+
+type PlannedTx = { label: string; data: Hex; to?: Address; gas: bigint; creates?: Address };
+
+async function deployAll(
+  p: DeployDevnetParameters,
+  publicClient: PublicClient,
+  log: (msg: string) => void,
+): Promise<DeploymentRecord> {
+  const chainId = await publicClient.getChainId();
+  const chain: Chain = defineChain({
+    id: chainId,
+    name: "devnet",
+    nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+    rpcUrls: { default: { http: [p.rpcUrl] } },
+  });
+  const accounts = devnetAccounts();
+  const addresses = devnetAccountAddresses(accounts);
+  const deployer = accounts.deployer;
+  const wallet = createWalletClient({ account: deployer, chain, transport: http(p.rpcUrl) });
+  const own = await loadArtifacts({ log });
+  const initCodeHash = pairInitCodeHash();
+  const maxRaising = p.maxRaisingWei ?? DEVNET_DEFAULTS.maxRaising;
+
+  const firstNonce = await publicClient.getTransactionCount({
+    address: deployer.address,
+    blockTag: "pending",
+  });
+  const plan: PlannedTx[] = [];
+  // Every address is known from the deployer's nonce before anything is sent, so constructors
+  // can reference contracts deployed earlier in the same block.
+  const next = () =>
+    getContractAddress({ from: deployer.address, nonce: BigInt(firstNonce + plan.length) });
+  const deploy = (label: string, abi: Abi, bytecode: Hex, args: unknown[] = []): Address => {
+    const creates = next();
+    const data = encodeDeployData({ abi, bytecode, args });
+    // Deposit cost is 200 gas per runtime byte; creation code is a fair upper bound for it.
+    plan.push({ label, data, gas: 600_000n + BigInt((data.length - 2) / 2) * 320n, creates });
+    return creates;
+  };
+  const call = (label: string, to: Address, data: Hex, gas = 200_000n) => {
+    plan.push({ label, to, data, gas });
+  };
+  const ext = (name: ExternalContractName, args: unknown[] = []) => {
+    const a = loadExternalArtifact(name);
+    return deploy(name, a.abi, a.bytecode, args);
+  };
+  const ours = (name: string, args: unknown[] = []) => {
+    const a = own[name];
+    if (!a) throw new Error(`contract ${name} missing from the compiled artifacts`);
+    return deploy(name, a.abi, a.bytecode, args);
+  };
+
+  const uniswapV2Factory = ext("UniswapV2Factory", [deployer.address]);
+  const wbnb = ext("WETH9");
+  const uniswapV2Router = ext("UniswapV2Router02", [uniswapV2Factory, wbnb]);
+  const safeL2Singleton = ext("SafeL2");
+  const safeProxyFactory = ext("SafeProxyFactory");
+  const safeFallbackHandler = ext("CompatibilityFallbackHandler");
+  const multiSendCallOnly = ext("MultiSendCallOnly");
+  const tokenDeployer = ours("TokenDeployer");
+  const identityRegistry = ours("IdentityRegistry");
+  const bnbUsdFeed = ours("BnbUsdFeed", [
+    "BNB / USD",
+    accounts.feedUpdater.address,
+    DEVNET_DEFAULTS.initialBnbUsd,
+  ]);
+  const tokenManager2 = ours("TokenManager2", [
+    {
+      signer: accounts.launchpadSigner.address,
+      feeRecipient: accounts.platform.address,
+      router: uniswapV2Router,
+      pairInitCodeHash: initCodeHash,
+      tokenDeployer,
+      maxRaising,
+      launchFee: DEVNET_DEFAULTS.launchFee,
+      tradingFeeRate: BigInt(DEVNET_DEFAULTS.tradingFeeRate),
+    },
+  ]);
+  const launchFactory = ours("LaunchFactory", [
+    {
+      router: uniswapV2Router,
+      pairInitCodeHash: initCodeHash,
+      tokenDeployer,
+      safeProxyFactory,
+      safeSingleton: safeL2Singleton,
+      safeFallbackHandler,
+      platform: accounts.platform.address,
+      treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
+    },
+  ]);
+  for (const t of DEVNET_DEFAULTS.tiers) {
+    const data = encodeFunctionData({
+      abi: launchFactoryAbi,
+      functionName: "setTier",
+      args: [
+        t.id,
+        {
+          minRaise: t.minRaise,
+          maxRaise: t.maxRaise,
+          minDeposit: t.minDeposit,
+          maxPerWallet: t.maxPerWallet,
+          liquidityBps: t.liquidityBps,
+          enabled: true,
+        },
+      ],
+    });
+    call(`setTier(${t.name})`, launchFactory, data);
+  }
+
+  // Multicall3 has no constructor and no immutables: its runtime code works at any address.
+  const multicall = own.Multicall3;
+  if (!multicall) throw new Error("contract Multicall3 missing from the compiled artifacts");
+  const testClient = createTestClient({ mode: "anvil", transport: http(p.rpcUrl) });
+  await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall.deployedBytecode });
+
+  const fees = await publicClient.estimateFeesPerGas();
+  const hashes = await Promise.all(
+    plan.map((tx, i) =>
+      wallet.sendTransaction({
+        to: tx.to ?? null,
+        data: tx.data,
+        gas: tx.gas,
+        nonce: firstNonce + i,
+        maxFeePerGas: fees.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    ),
+  );
+  log(`sent ${hashes.length} deployment transactions`);
+  const receipts = await Promise.all(
+    hashes.map((hash) =>
+      publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 60_000 }),
+    ),
+  );
+  receipts.forEach((r, i) => {
+    const tx = plan[i];
+    if (!tx) return;
+    if (r.status !== "success") {
+      throw new Error(`devnet deployment failed at ${tx.label}`, {
+        cause: new Error(`transaction ${r.transactionHash} reverted`),
+      });
+    }
+    if (tx.creates && r.contractAddress?.toLowerCase() !== tx.creates.toLowerCase()) {
+      throw new Error(`devnet deployment of ${tx.label} landed at an unexpected address`, {
+        cause: new Error(`expected ${tx.creates}, got ${r.contractAddress}`),
+      });
+    }
+  });
+
+  const genesis = await publicClient.getBlock({ blockNumber: 0n });
+  const lower = (a: Address) => a.toLowerCase() as Address;
+  const contracts: Record<DevnetContractName, Address> = {
+    tokenManager2: lower(tokenManager2),
+    tokenDeployer: lower(tokenDeployer),
+    identityRegistry: lower(identityRegistry),
+    wbnb: lower(wbnb),
+    uniswapV2Factory: lower(uniswapV2Factory),
+    uniswapV2Router: lower(uniswapV2Router),
+    safeL2Singleton: lower(safeL2Singleton),
+    safeProxyFactory: lower(safeProxyFactory),
+    safeFallbackHandler: lower(safeFallbackHandler),
+    multiSendCallOnly: lower(multiSendCallOnly),
+    launchFactory: lower(launchFactory),
+    bnbUsdFeed: lower(bnbUsdFeed),
+    multicall3: MULTICALL3_ADDRESS,
+  };
+  const tiers: DeploymentTier[] = DEVNET_DEFAULTS.tiers.map((t) => ({
+    id: t.id,
+    name: t.name,
+    minRaise: t.minRaise.toString(),
+    maxRaise: t.maxRaise.toString(),
+    minDeposit: t.minDeposit.toString(),
+    maxPerWallet: t.maxPerWallet.toString(),
+    liquidityBps: t.liquidityBps,
+  }));
+  return {
+    chainId,
+    rpcUrl: p.rpcUrl,
+    genesisHash: genesis.hash,
+    deployedAtBlock: Math.min(...receipts.map((r) => Number(r.blockNumber))),
+    contracts,
+    pairInitCodeHash: initCodeHash,
+    accounts: addresses,
+    params: {
+      maxRaising: maxRaising.toString(),
+      launchFee: DEVNET_DEFAULTS.launchFee.toString(),
+      tradingFeeRate: DEVNET_DEFAULTS.tradingFeeRate,
+      treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
+      defaultBuyTaxBps: DEVNET_DEFAULTS.defaultBuyTaxBps,
+      defaultSellTaxBps: DEVNET_DEFAULTS.defaultSellTaxBps,
+      initialBnbUsd: DEVNET_DEFAULTS.initialBnbUsd.toString(),
+      tiers,
+    },
+  };
+}

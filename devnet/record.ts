@@ -1,0 +1,106 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Address, Hex } from "viem";
+
+/** Stable names of the devnet contracts (documented in contracts/README.md). */
+export const DEVNET_CONTRACT_NAMES = [
+  "tokenManager2",
+  "tokenDeployer",
+  "identityRegistry",
+  "wbnb",
+  "uniswapV2Factory",
+  "uniswapV2Router",
+  "safeL2Singleton",
+  "safeProxyFactory",
+  "safeFallbackHandler",
+  "multiSendCallOnly",
+  "launchFactory",
+  "bnbUsdFeed",
+  "multicall3",
+] as const;
+
+export type DevnetContractName = (typeof DEVNET_CONTRACT_NAMES)[number];
+
+/** What `<dataDir>/devnet/deployment.json` holds. Addresses are lowercase; amounts are wei strings. */
+export type DeploymentRecord = {
+  chainId: number;
+  rpcUrl: string;
+  /** Hash of block 0: identifies this chain (a reset chain gets a new one). */
+  genesisHash: Hex;
+  /** First block that holds one of these contracts (indexers start here). */
+  deployedAtBlock: number;
+  contracts: Record<DevnetContractName, Address>;
+  /** keccak256 of the UniswapV2Pair creation code the router hardcodes. */
+  pairInitCodeHash: Hex;
+  accounts: {
+    deployer: Address;
+    relayer: Address;
+    launchpadSigner: Address;
+    platform: Address;
+    feedUpdater: Address;
+    /** Accounts 5..9 of the mnemonic: external clients and tests only. */
+    external: Address[];
+  };
+  params: {
+    /** BNB wei a token raises on the curve before it graduates. */
+    maxRaising: string;
+    /** BNB wei paid to createToken. */
+    launchFee: string;
+    /** Curve fee in basis points. */
+    tradingFeeRate: number;
+    /** Share of each token tax paid to the treasury, in basis points (rest: platform). */
+    treasuryShareBps: number;
+    defaultBuyTaxBps: number;
+    defaultSellTaxBps: number;
+    /** BNB/USD answer the feed starts with (8 decimals). */
+    initialBnbUsd: string;
+    /** Deposit-launch tiers as configured on the factory (id -> terms, wei strings). */
+    tiers: DeploymentTier[];
+  };
+};
+
+export type DeploymentTier = {
+  id: number;
+  name: string;
+  minRaise: string;
+  maxRaise: string;
+  minDeposit: string;
+  maxPerWallet: string;
+  liquidityBps: number;
+};
+
+/** Path of the deployment record inside a data directory. */
+export function deploymentRecordPath(dataDir: string): string {
+  return join(dataDir, "devnet", "deployment.json");
+}
+
+/**
+ * Reads the deployment record, or returns `undefined` when there is none.
+ *
+ * @example
+ * const record = readDeploymentRecord(".launchpad");
+ * if (record) console.log(record.contracts.tokenManager2);
+ */
+export function readDeploymentRecord(dataDir: string): DeploymentRecord | undefined {
+  const path = deploymentRecordPath(dataDir);
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as DeploymentRecord;
+  } catch (error) {
+    throw new Error(`unreadable deployment record ${path}`, { cause: error });
+  }
+}
+
+/**
+ * Writes the deployment record atomically (temp file + rename).
+ *
+ * @example
+ * writeDeploymentRecord(".launchpad", record);
+ */
+export function writeDeploymentRecord(dataDir: string, record: DeploymentRecord): void {
+  const path = deploymentRecordPath(dataDir);
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`);
+  renameSync(tmp, path);
+}
