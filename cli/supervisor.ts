@@ -6,7 +6,6 @@ import { checkDatabase } from "../lib/db/client.ts";
 import { pipeLines } from "../lib/lines.ts";
 import { isPortFree } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
-import { runDevnet } from "../devnet/run.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
 
@@ -55,7 +54,9 @@ export async function runSupervisor(config: Config): Promise<void> {
     say("launchpad", "stopping");
     await Promise.all([...managed.values()].map((m) => stopChild(m.child)));
     for (const r of stack.reverse()) {
-      await r.stop().catch((e: unknown) => say("launchpad", `stopping ${r.name} failed: ${String(e)}`));
+      await r
+        .stop()
+        .catch((e: unknown) => say("launchpad", `stopping ${r.name} failed: ${String(e)}`));
     }
     say("launchpad", "stopped");
     process.exit(code);
@@ -88,6 +89,8 @@ export async function runSupervisor(config: Config): Promise<void> {
     if (stopping) return;
 
     if (config.devnet) {
+      // Loaded only in devnet mode: it pulls in the Solidity compiler.
+      const { runDevnet } = await import("../devnet/run.ts");
       const devnet = await runDevnet({ config, log: (l) => say("devnet", l) });
       stack.push({ name: "devnet", stop: devnet.stop });
       say("devnet", `${devnet.fresh ? "new chain" : "chain restored"} at ${devnet.rpcUrl}`);
@@ -96,7 +99,12 @@ export async function runSupervisor(config: Config): Promise<void> {
 
     const env = { ...process.env, DATABASE_URL: databaseUrl, LAUNCHPAD_DATA_DIR: config.dataDir };
     const launch = (role: Role, restarts: number[] = []) => {
-      const child = spawn(process.execPath, [BIN, role], { env, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+      // Own process group: Ctrl-C reaches only the supervisor, which stops roles in order.
+      const child = spawn(process.execPath, [BIN, role], {
+        env,
+        stdio: ["ignore", "pipe", "pipe", "ipc"],
+        detached: true,
+      });
       const m: Managed = { role, child, tail: [], restarts };
       const onLine = (line: string) => {
         m.tail.push(line);
@@ -129,7 +137,10 @@ export async function runSupervisor(config: Config): Promise<void> {
     process.stdout.write(banner(config, databaseUrl));
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`launchpad: ${error.message}\n`);
-    else process.stderr.write(`launchpad: start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    else
+      process.stderr.write(
+        `launchpad: start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     await shutdown(error instanceof ConfigError ? 2 : 1);
   }
 }

@@ -67,7 +67,9 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     // --state loads at start and dumps at exit; the interval bounds what a hard kill loses.
     args.push("--state", p.statePath, "--state-interval", "1", "--preserve-historical-states");
   }
-  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group: a terminal's Ctrl-C goes to the supervisor, which stops anvil in
+  // order (after the indexer) so the state file is written last.
+  const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
   const tail: string[] = [];
   const onLine = (line: string) => {
     tail.push(line);
@@ -104,7 +106,8 @@ async function waitForRpc(rpcUrl: string, timeoutMs = 30_000): Promise<void> {
       await client.getChainId();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`anvil at ${rpcUrl} did not answer`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(`anvil at ${rpcUrl} did not answer`, { cause: error });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

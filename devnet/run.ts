@@ -29,7 +29,10 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
   // An anvil left behind by a supervisor killed with SIGKILL holds the port and the state.
   await killStale(pidPath, "anvil");
   if (!(await isPortFree(config.DEVNET_PORT, config.DEVNET_HOST))) {
-    throw new ConfigError("DEVNET_PORT", `${config.DEVNET_HOST}:${config.DEVNET_PORT} is already in use`);
+    throw new ConfigError(
+      "DEVNET_PORT",
+      `${config.DEVNET_HOST}:${config.DEVNET_PORT} is already in use`,
+    );
   }
   const anvil = await startAnvil({
     host: config.DEVNET_HOST,

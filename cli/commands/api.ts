@@ -17,12 +17,16 @@ export function apiCommand(): Command {
       const sql = createSql(resolveDatabaseUrl(config), { appName: "launchpad-api" });
       await migrate(sql);
       const app = createApp({ logger: log, env: config.LAUNCHPAD_ENV });
-      const server = await startServer({ app, host: config.HOST, port: config.PORT, logger: log }).catch(
-        (error: unknown) => {
-          if (isAddressInUse(error)) throw new ConfigError("PORT", `${config.HOST}:${config.PORT} is already in use`);
-          throw error;
-        },
-      );
+      const server = await startServer({
+        app,
+        host: config.HOST,
+        port: config.PORT,
+        logger: log,
+      }).catch((error: unknown) => {
+        if (isAddressInUse(error))
+          throw new ConfigError("PORT", `${config.HOST}:${config.PORT} is already in use`);
+        throw error;
+      });
       log.info({ url: config.apiUrl }, "api listening");
       onShutdown(log, async () => {
         await server.close();

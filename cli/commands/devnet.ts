@@ -3,7 +3,6 @@ import { Command, InvalidArgumentError } from "commander";
 import { deploymentRecordPath } from "../../lib/chain.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { runDevnet } from "../../devnet/run.ts";
 import { onShutdown } from "../lifecycle.ts";
 
 export function devnetCommand(): Command {
@@ -12,8 +11,12 @@ export function devnetCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("devnet", config.LOG_LEVEL);
+      const { runDevnet } = await import("../../devnet/run.ts");
       const chain = await runDevnet({ config, log: (line) => log.info(line) });
-      log.info({ rpcUrl: chain.rpcUrl, fresh: chain.fresh, record: deploymentRecordPath(config.dataDir) }, "devnet ready");
+      log.info(
+        { rpcUrl: chain.rpcUrl, fresh: chain.fresh, record: deploymentRecordPath(config.dataDir) },
+        "devnet ready",
+      );
       onShutdown(log, chain.stop);
     });
 
@@ -25,9 +28,15 @@ export function devnetCommand(): Command {
       const config = loadConfig();
       const path = deploymentRecordPath(config.dataDir);
       const text = await readFile(path, "utf8").catch(() => {
-        throw new Error(`no deployment record at ${path}: start the devnet first (launchpad start)`);
+        throw new Error(
+          `no deployment record at ${path}: start the devnet first (launchpad start)`,
+        );
       });
-      const record = JSON.parse(text) as { chainId: number; rpcUrl: string; contracts: Record<string, string> };
+      const record = JSON.parse(text) as {
+        chainId: number;
+        rpcUrl: string;
+        contracts: Record<string, string>;
+      };
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
         return;
@@ -40,7 +49,9 @@ export function devnetCommand(): Command {
 
   devnet
     .command("seed")
-    .description("create sample activity (tokens, trades, a graduation, deposit launches) on the running devnet")
+    .description(
+      "create sample activity (tokens, trades, a graduation, deposit launches) on the running devnet",
+    )
     .option("--tokens <n>", "tokens to create", positiveInt, 5)
     .option("--trades <n>", "curve trades to make", positiveInt, 100)
     .action(async (opts: { tokens: number; trades: number }) => {

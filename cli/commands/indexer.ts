@@ -1,13 +1,17 @@
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { resolveChain } from "../../lib/chain.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { type Config, loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-import { liveIndexerSchema, resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
+import {
+  liveIndexerSchema,
+  nextIndexerSchema,
+  resetIndexIfChainChanged,
+} from "../../lib/indexer/identity.ts";
 import { pipeLines } from "../../lib/lines.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { onShutdown } from "../lifecycle.ts";
@@ -15,8 +19,8 @@ import { onShutdown } from "../lifecycle.ts";
 const ROOT = join(import.meta.dirname, "..", "..");
 
 export function ponderBin(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve("ponder/package.json")), "dist", "esm", "bin", "ponder.js");
+  // ponder exports only its ESM entry (dist/esm/index.js); its CLI sits beside it.
+  return join(dirname(fileURLToPath(import.meta.resolve("ponder"))), "bin", "ponder.js");
 }
 
 export function indexerCommand(): Command {
@@ -35,49 +39,78 @@ export function indexerCommand(): Command {
         viewsSchema: config.VIEWS_SCHEMA,
         log,
       });
-      const schema = await liveIndexerSchema(sql);
-      await sql.end({ timeout: 5 });
+      let schema = await liveIndexerSchema(sql);
 
-      const args = [
-        ponderBin(),
-        "--log-format",
-        "json",
-        "--log-level",
-        ponderLevel(config.LOG_LEVEL),
-        "start",
-        "--schema",
-        schema,
-        "--views-schema",
-        config.VIEWS_SCHEMA,
-        "--port",
-        String(config.PONDER_PORT),
-        "--hostname",
-        "127.0.0.1",
-      ];
-      log.info({ schema, views: config.VIEWS_SCHEMA }, "starting ponder");
-      const child = spawn(process.execPath, args, {
-        cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl, PONDER_TELEMETRY_DISABLED: "true" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      pipeLines(child.stdout, (line) => process.stdout.write(`${line}\n`));
-      pipeLines(child.stderr, (line) => process.stderr.write(`${line}\n`));
+      let child: ChildProcess | undefined;
       let stopping = false;
-      child.on("exit", (code, signal) => {
-        if (stopping) return;
-        log.error({ code, signal }, "ponder exited");
-        process.exit(code ?? 1);
-      });
+      const run = () => {
+        let buildChanged = false;
+        log.info({ schema, views: config.VIEWS_SCHEMA }, "starting ponder");
+        child = spawn(process.execPath, ponderArgs(config, schema), {
+          cwd: ROOT,
+          // Ponder lets a PORT variable override --port: hand it its own port, not the API's.
+          env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(config.PONDER_PORT) },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        const onLine = (line: string) => {
+          if (line.includes("previously used by a different Ponder app")) buildChanged = true;
+          process.stdout.write(`${line}\n`);
+        };
+        pipeLines(child.stdout, onLine);
+        pipeLines(child.stderr, onLine);
+        child.on("exit", (code, signal) => {
+          if (stopping) return;
+          if (buildChanged) {
+            // New indexing code or schema: build it in a fresh deployment schema. The views
+            // keep serving the old one until the new one has caught up.
+            void nextIndexerSchema(sql, schema).then((next) => {
+              log.warn(
+                { from: schema, to: next },
+                "indexing code changed: reindexing into a new schema",
+              );
+              schema = next;
+              run();
+            });
+            return;
+          }
+          log.error({ code, signal }, "ponder exited");
+          process.exit(code ?? 1);
+        });
+      };
+      run();
+
       onShutdown(log, async () => {
         stopping = true;
-        if (child.exitCode !== null) return;
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-        await exited;
-        clearTimeout(timer);
+        const c = child;
+        if (c && c.exitCode === null && c.signalCode === null) {
+          const exited = new Promise((r) => c.once("exit", r));
+          c.kill("SIGTERM");
+          const timer = setTimeout(() => c.kill("SIGKILL"), 15_000);
+          await exited;
+          clearTimeout(timer);
+        }
+        await sql.end({ timeout: 5 });
       });
     });
+}
+
+function ponderArgs(config: Config, schema: string): string[] {
+  return [
+    ponderBin(),
+    "--log-format",
+    "json",
+    "--log-level",
+    ponderLevel(config.LOG_LEVEL),
+    "start",
+    "--schema",
+    schema,
+    "--views-schema",
+    config.VIEWS_SCHEMA,
+    "--port",
+    String(config.PONDER_PORT),
+    "--hostname",
+    "127.0.0.1",
+  ];
 }
 
 function ponderLevel(level: string): string {

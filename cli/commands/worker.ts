@@ -1,8 +1,8 @@
 import { Command } from "commander";
+import { startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { startWorker } from "../../jobs/worker.ts";
 import { onShutdown } from "../lifecycle.ts";
 
 export function workerCommand(): Command {

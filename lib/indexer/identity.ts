@@ -20,7 +20,9 @@ export async function resetIndexIfChainChanged(p: {
   viewsSchema: string;
   log: Logger;
 }): Promise<boolean> {
-  const client = createPublicClient({ transport: http(p.rpcUrl, { timeout: 10_000, retryCount: 3 }) });
+  const client = createPublicClient({
+    transport: http(p.rpcUrl, { timeout: 10_000, retryCount: 3 }),
+  });
   const genesis = (await client.getBlock({ blockNumber: 0n })).hash;
   const known = await getMeta<string>(p.sql, "chain.genesis");
   if (known === genesis) return false;
@@ -48,4 +50,12 @@ export async function liveIndexerSchema(sql: Sql): Promise<string> {
   const first = `${INDEXER_SCHEMA_PREFIX}1`;
   await setMeta(sql, "indexer.schema", first);
   return first;
+}
+
+/** Makes the schema after `current` (indexer_3 after indexer_2) the live one. */
+export async function nextIndexerSchema(sql: Sql, current: string): Promise<string> {
+  const n = Number(current.slice(INDEXER_SCHEMA_PREFIX.length));
+  const next = `${INDEXER_SCHEMA_PREFIX}${Number.isInteger(n) ? n + 1 : 1}`;
+  await setMeta(sql, "indexer.schema", next);
+  return next;
 }

