@@ -5,6 +5,7 @@ import { ConfigError } from "../lib/config.ts";
 import { checkDatabase } from "../lib/db/client.ts";
 import { pipeLines } from "../lib/lines.ts";
 import { isPortFree } from "../lib/net.ts";
+import { killStale } from "../lib/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
@@ -67,6 +68,11 @@ export async function runSupervisor(config: Config): Promise<void> {
   try {
     await checkPort("PORT", config.HOST, config.PORT);
     await checkPort("PONDER_PORT", "127.0.0.1", config.PONDER_PORT);
+    if (config.devnet) {
+      // An anvil left by a supervisor killed with SIGKILL still holds the devnet port.
+      await killStale(join(config.dataDir, "run", "anvil.pid"), "anvil");
+      await checkPort("DEVNET_PORT", config.DEVNET_HOST, config.DEVNET_PORT);
+    }
 
     let databaseUrl = config.DATABASE_URL;
     if (databaseUrl) {

@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, MAINNET } from "./config.ts";
+
+const empty = mkdtempSync(join(tmpdir(), "cfg-"));
+
+function fails(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, empty);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("defaults to the devnet, port 3001 and the data dir ./.launchpad", () => {
+    const c = loadConfig({}, empty);
+    expect(c.devnet).toBe(true);
+    expect(c.PORT).toBe(3001);
+    expect(c.DEVNET_PORT).toBe(8545);
+    expect(c.DEVNET_BLOCK_TIME).toBe(1);
+    expect(c.dataDir).toBe(join(empty, ".launchpad"));
+    expect(c.rpcUrls).toEqual(["http://127.0.0.1:8545"]);
+    expect(c.apiUrl).toBe("http://127.0.0.1:3001");
+    expect(c.wsUrl).toBe("ws://127.0.0.1:3001/ws");
+    expect(c.TOKEN_MANAGER_ADDRESS).toBe(MAINNET.tokenManager2);
+  });
+
+  it("uses BSC when RPC URLs are configured, several of them comma-separated", () => {
+    const c = loadConfig({ BSC_RPC_URL: "https://a.example/rpc, https://b.example/rpc" }, empty);
+    expect(c.devnet).toBe(false);
+    expect(c.rpcUrls).toEqual(["https://a.example/rpc", "https://b.example/rpc"]);
+  });
+
+  it("lowercases addresses", () => {
+    const c = loadConfig(
+      { TOKEN_MANAGER_ADDRESS: "0x5C952063c7fc8610FFDB798152D69F0B9550762B" },
+      empty,
+    );
+    expect(c.TOKEN_MANAGER_ADDRESS).toBe("0x5c952063c7fc8610ffdb798152d69f0b9550762b");
+  });
+
+  it.each([
+    ["TOKEN_MANAGER_ADDRESS", "0x1234", /20-byte hex address/],
+    ["IDENTITY_REGISTRY_ADDRESS", "not-an-address", /20-byte hex address/],
+    ["PAIR_INIT_CODE_HASH", "0xabc", /32-byte hex/],
+    ["PORT", "70000", /between 1 and 65535/],
+    ["PORT", "http", /port number/],
+    ["DEVNET_PORT", "0", /between 1 and 65535/],
+    ["DEVNET_BLOCK_TIME", "-1", /./],
+    ["DATABASE_URL", "mysql://x@y/z", /postgres:\/\//],
+    ["BSC_RPC_URL", "ftp://node", /http\(s\) or ws\(s\)/],
+    ["LAUNCHPAD_ENV", "staging", /./],
+    ["VIEWS_SCHEMA", "Bad-Name", /SQL identifier/],
+  ])("rejects %s=%s with a message naming it", (variable, value, message) => {
+    const error = fails({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(`${variable}: `)).toBe(true);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain("\n");
+  });
+
+  it("reads .env, and the real environment wins over it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cfg-"));
+    writeFileSync(join(dir, ".env"), "PORT=4000\nDEVNET_PORT=9999\n");
+    const c = loadConfig({ PORT: "5000" }, dir);
+    expect(c.PORT).toBe(5000);
+    expect(c.DEVNET_PORT).toBe(9999);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ DATABASE_URL: "", PORT: "" }, empty).PORT).toBe(3001);
+  });
+});

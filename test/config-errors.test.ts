@@ -1,0 +1,73 @@
+import { createServer, type Server } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../lib/net.ts";
+import { isolatedEnv, runCli } from "./helpers/cli.ts";
+
+// Each malformed setting stops `launchpad start` before it starts anything, with one line
+// naming the variable and a non-zero exit.
+describe("launchpad start with a bad configuration", () => {
+  let occupied: Server;
+  let busyPort: number;
+  beforeAll(async () => {
+    busyPort = await freePort();
+    occupied = createServer();
+    await new Promise<void>((r) => occupied.listen(busyPort, "127.0.0.1", r));
+  });
+  afterAll(() => occupied.close());
+
+  const cases: [string, () => Record<string, string>, RegExp][] = [
+    [
+      "a malformed address",
+      () => ({ TOKEN_MANAGER_ADDRESS: "0x1234" }),
+      /^launchpad: TOKEN_MANAGER_ADDRESS: must be a 20-byte hex address/,
+    ],
+    ["a malformed port", () => ({ PORT: "eighty" }), /^launchpad: PORT: must be a port number/],
+    [
+      "an API port in use",
+      () => ({ PORT: String(busyPort) }),
+      /^launchpad: PORT: 127\.0\.0\.1:\d+ is already in use/,
+    ],
+    [
+      "an indexer port in use",
+      () => ({ PONDER_PORT: String(busyPort) }),
+      /^launchpad: PONDER_PORT: .* is already in use/,
+    ],
+    [
+      "a devnet port in use",
+      () => ({ DEVNET_PORT: String(busyPort) }),
+      /^launchpad: DEVNET_PORT: .* is already in use/,
+    ],
+    [
+      "an unreachable DATABASE_URL",
+      () => ({ DATABASE_URL: `postgres://x:y@127.0.0.1:${busyPort}/db` }),
+      /^launchpad: DATABASE_URL: cannot connect/,
+    ],
+    [
+      "an RPC URL that is not http",
+      () => ({ BSC_RPC_URL: "ftp://node.example" }),
+      /^launchpad: BSC_RPC_URL: /,
+    ],
+  ];
+
+  it.each(cases)("%s", async (_name, vars, message) => {
+    const env = { ...(await isolatedEnv()), ...vars() };
+    const result = await runCli(["start"], env);
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+});
+
+describe("launchpad --help", () => {
+  it("lists every role, and each command has its own help", async () => {
+    const top = await runCli(["--help"], {});
+    expect(top.code).toBe(0);
+    for (const cmd of ["start", "api", "worker", "indexer", "devnet"])
+      expect(top.stdout).toContain(cmd);
+    const devnet = await runCli(["devnet", "--help"], {});
+    expect(devnet.stdout).toMatch(/info/);
+    expect(devnet.stdout).toMatch(/seed/);
+  });
+});

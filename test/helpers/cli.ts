@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../../lib/net.ts";
+
+export const ROOT = join(import.meta.dirname, "..", "..");
+const BIN = join(ROOT, "bin", "launchpad.js");
+
+export type CliResult = { code: number | null; stdout: string; stderr: string };
+
+/** Runs `launchpad <args>` to completion as a user would, with a clean environment. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`launchpad ${args.join(" ")} timed out\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The test process's environment without anything that would point the CLI elsewhere. */
+export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const k of ["PATH", "HOME", "LANG", "TMPDIR"]) if (process.env[k]) base[k] = process.env[k];
+  return { ...base, LOG_LEVEL: "info", ...env };
+}
+
+/** Free ports and a fresh data directory for one instance of the service. */
+export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpad-"))) {
+  return {
+    LAUNCHPAD_DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    PONDER_PORT: String(await freePort()),
+    DEVNET_PORT: String(await freePort()),
+  };
+}
+
+export type Stack = {
+  child: ChildProcess;
+  apiUrl: string;
+  output: () => string;
+  /** Every live process descended from the supervisor, the supervisor included. */
+  tree: () => number[];
+  /** Sends `signal` to the supervisor's process group (as a terminal's Ctrl-C does). */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+};
+
+/** Starts `launchpad start` and resolves once it printed its banner and /health answers. */
+export async function startStack(env: Record<string, string>, timeoutMs = 240_000): Promise<Stack> {
+  const child = spawn(process.execPath, [BIN, "start"], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    detached: true,
+  });
+  let out = "";
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  const apiUrl = `http://127.0.0.1:${env.PORT}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`launchpad start exited early:\n${out}`);
+    if (out.includes("launchpad is up")) break;
+    if (Date.now() > deadline) {
+      process.kill(-(child.pid as number), "SIGKILL");
+      throw new Error(`launchpad start did not come up:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const pid = child.pid as number;
+  return {
+    child,
+    apiUrl,
+    output: () => out,
+    tree: () => descendants(pid),
+    stop: async (signal = "SIGINT") => {
+      process.kill(-pid, signal);
+      return exited;
+    },
+  };
+}
+
+/** `root` and every live process below it, by walking /proc's parent links. */
+export function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Field 4 (ppid) follows the command name in parentheses, which may contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] !== "Z") parent.set(pid, Number(fields[1]));
+    } catch {}
+  }
+  const found = new Set<number>(parent.has(root) ? [root] : []);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parent) {
+      if (!found.has(pid) && found.has(ppid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
+}
+
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
