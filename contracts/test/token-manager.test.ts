@@ -216,15 +216,13 @@ describe("TokenManager2 createToken", () => {
     await expect(send(creator, expired.args, expired.signature)).rejects.toThrow(/Expired/);
     // Too little value for the launch fee.
     await expect(
-      t
-        .wallet(creator)
-        .writeContract({
-          address: tm,
-          abi: tokenManager2DevnetAbi,
-          functionName: "createToken",
-          args: [good.args, good.signature],
-          value: launchFee - 1n,
-        }),
+      t.wallet(creator).writeContract({
+        address: tm,
+        abi: tokenManager2DevnetAbi,
+        functionName: "createToken",
+        args: [good.args, good.signature],
+        value: launchFee - 1n,
+      }),
     ).rejects.toThrow(/WrongFee/);
     await t.mined(await send(creator, good.args, good.signature));
     await expect(send(creator, good.args, good.signature)).rejects.toThrow(/RequestUsed/);
