@@ -71,6 +71,7 @@ contract LaunchVault is ReentrancyGuardTransient {
     mapping(address => uint256) public deposits;
     mapping(address => bool) public claimed;
     mapping(address => bool) public refunded;
+    mapping(address => bool) internal _listed;
 
     event Deposited(address indexed depositor, uint256 amount, uint256 totalDeposited);
     event Withdrew(address indexed depositor, uint256 amount, uint256 totalDeposited);
@@ -142,7 +143,11 @@ contract LaunchVault is ReentrancyGuardTransient {
         if (mine > _tier.maxPerWallet) revert AboveWalletLimit();
         uint256 total = totalDeposited + msg.value;
         if (total > _tier.maxRaise) revert AboveMaxRaise();
-        if (deposits[msg.sender] == 0) _depositors.push(msg.sender);
+        // Listed once even if they withdraw everything and come back.
+        if (!_listed[msg.sender]) {
+            _listed[msg.sender] = true;
+            _depositors.push(msg.sender);
+        }
         deposits[msg.sender] = mine;
         totalDeposited = total;
         emit Deposited(msg.sender, msg.value, total);
