@@ -346,15 +346,13 @@ describe("LaunchVault: launch and claims", () => {
     const router = t.record.contracts.uniswapV2Router;
     const trader = await t.fundedAccount("10");
     await t.mined(
-      await t
-        .wallet(trader)
-        .writeContract({
-          address: router,
-          abi: uniswapV2Router02Abi,
-          functionName: "swapExactETHForTokens",
-          args: [0n, [t.record.contracts.wbnb, token], trader.address, 2n ** 40n],
-          value: parseEther("0.1"),
-        }),
+      await t.wallet(trader).writeContract({
+        address: router,
+        abi: uniswapV2Router02Abi,
+        functionName: "swapExactETHForTokens",
+        args: [0n, [t.record.contracts.wbnb, token], trader.address, 2n ** 40n],
+        value: parseEther("0.1"),
+      }),
     );
     expect(
       await t.publicClient.readContract({

@@ -202,14 +202,12 @@ describe("ERC-8004 IdentityRegistry", () => {
     ).rejects.toThrow(/ReservedKey/);
     const stranger = await t.fundedAccount("1");
     await expect(
-      t
-        .wallet(stranger)
-        .writeContract({
-          address: registry,
-          abi: identityRegistryDevnetAbi,
-          functionName: "setMetadata",
-          args: [agentId, "treasury", "0x"],
-        }),
+      t.wallet(stranger).writeContract({
+        address: registry,
+        abi: identityRegistryDevnetAbi,
+        functionName: "setMetadata",
+        args: [agentId, "treasury", "0x"],
+      }),
     ).rejects.toThrow(/NotAuthorized/);
   });
 
@@ -217,14 +215,12 @@ describe("ERC-8004 IdentityRegistry", () => {
     const owner = await t.fundedAccount("1");
     const { agentId } = await register(owner);
     const receipt = await t.mined(
-      await t
-        .wallet(owner)
-        .writeContract({
-          address: registry,
-          abi: identityRegistryAbi,
-          functionName: "setAgentURI",
-          args: [agentId, "ipfs://new"],
-        }),
+      await t.wallet(owner).writeContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "setAgentURI",
+        args: [agentId, "ipfs://new"],
+      }),
     );
     const [ev] = parseEventLogs({
       abi: identityRegistryAbi,
@@ -242,14 +238,12 @@ describe("ERC-8004 IdentityRegistry", () => {
     ).toBe("ipfs://new");
     const stranger = await t.fundedAccount("1");
     await expect(
-      t
-        .wallet(stranger)
-        .writeContract({
-          address: registry,
-          abi: identityRegistryAbi,
-          functionName: "setAgentURI",
-          args: [agentId, "x"],
-        }),
+      t.wallet(stranger).writeContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: "setAgentURI",
+        args: [agentId, "x"],
+      }),
     ).rejects.toThrow();
   });
 
@@ -381,14 +375,12 @@ describe("Safe 1.4.1", () => {
       args: [owners, 2n, zeroAddress, "0x", safeFallbackHandler, zeroAddress, 0n, zeroAddress],
     });
     const receipt = await t.mined(
-      await t
-        .wallet(a)
-        .writeContract({
-          address: safeProxyFactory,
-          abi: safeProxyFactoryAbi,
-          functionName: "createProxyWithNonce",
-          args: [safeL2Singleton, initializer, 42n],
-        }),
+      await t.wallet(a).writeContract({
+        address: safeProxyFactory,
+        abi: safeProxyFactoryAbi,
+        functionName: "createProxyWithNonce",
+        args: [safeL2Singleton, initializer, 42n],
+      }),
     );
     const [created] = parseEventLogs({
       abi: safeProxyFactoryAbi,
@@ -437,14 +429,12 @@ describe("BNB/USD feed", () => {
     const [roundId, answer] = await read("latestRoundData");
     expect(answer).toBe(BigInt(t.record.params.initialBnbUsd));
     const receipt = await t.mined(
-      await t
-        .wallet(roles.feedUpdater)
-        .writeContract({
-          address: feed,
-          abi: bnbUsdFeedAbi,
-          functionName: "updateAnswer",
-          args: [612_34000000n],
-        }),
+      await t.wallet(roles.feedUpdater).writeContract({
+        address: feed,
+        abi: bnbUsdFeedAbi,
+        functionName: "updateAnswer",
+        args: [612_34000000n],
+      }),
     );
     const [ev] = parseEventLogs({
       abi: aggregatorV3Abi,
@@ -471,14 +461,12 @@ describe("BNB/USD feed", () => {
     expect(old[1]).toBe(answer);
     const stranger = await t.fundedAccount("1");
     await expect(
-      t
-        .wallet(stranger)
-        .writeContract({
-          address: feed,
-          abi: bnbUsdFeedAbi,
-          functionName: "updateAnswer",
-          args: [1n],
-        }),
+      t.wallet(stranger).writeContract({
+        address: feed,
+        abi: bnbUsdFeedAbi,
+        functionName: "updateAnswer",
+        args: [1n],
+      }),
     ).rejects.toThrow(/NotAuthorized/);
   });
 });
