@@ -31,3 +31,8 @@ export function onShutdown(log: Logger, stop: () => Promise<void>): void {
 export function isAddressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE";
 }
+
+/** Tells a supervising `launchpad start` that this role is up (no-op when run on its own). */
+export function reportReady(): void {
+  process.send?.({ type: "ready" });
+}

@@ -14,8 +14,8 @@ const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
 export const SUPERVISOR_LIMITS = {
   /** Lines of a dead child's output printed with the failure. */
   tailLines: 30,
-  /** Time for the API to answer /health after it was spawned. */
-  healthTimeoutMs: 60_000,
+  /** Time for every role to report ready after it was spawned. */
+  readyTimeoutMs: 120_000,
   /** Time each child gets to exit after SIGTERM before SIGKILL. */
   stopTimeoutMs: 15_000,
   /** A restartable role may restart this many times within the window, then the start fails. */
@@ -36,6 +36,7 @@ const ROLES = [
 
 type Role = (typeof ROLES)[number]["role"];
 type Managed = { role: Role; child: ChildProcess; tail: string[]; restarts: number[] };
+type ReadyMessage = { type?: string };
 
 /**
  * `launchpad start`: the whole service on one machine. Brings up Postgres (embedded unless
@@ -47,6 +48,7 @@ export async function runSupervisor(config: Config): Promise<void> {
   const say = (role: string, line: string) => process.stdout.write(`[${role}] ${line}\n`);
   const stack: { name: string; stop: () => Promise<void> }[] = [];
   const managed = new Map<Role, Managed>();
+  const ready = new Set<Role>();
   let stopping = false;
 
   const shutdown = async (code: number) => {
@@ -119,6 +121,9 @@ export async function runSupervisor(config: Config): Promise<void> {
       };
       pipeLines(child.stdout, onLine);
       pipeLines(child.stderr, onLine);
+      child.on("message", (msg: ReadyMessage) => {
+        if (msg?.type === "ready") ready.add(role);
+      });
       child.on("exit", (code, signal) => {
         if (stopping) return;
         const restartable = ROLES.find((r) => r.role === role)?.restartable;
@@ -138,7 +143,7 @@ export async function runSupervisor(config: Config): Promise<void> {
     };
     for (const { role } of ROLES) launch(role);
 
-    await waitForHealth(`http://${localHost(config.HOST)}:${config.PORT}/health`, () => stopping);
+    await waitForReady(ready, () => stopping);
     if (stopping) return;
     process.stdout.write(banner(config, databaseUrl));
   } catch (error) {
@@ -169,15 +174,15 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-async function waitForHealth(url: string, cancelled: () => boolean): Promise<void> {
-  const deadline = Date.now() + SUPERVISOR_LIMITS.healthTimeoutMs;
-  while (!cancelled()) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
-      if (res.ok) return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`the API did not answer ${url} in time`);
-    await new Promise((r) => setTimeout(r, 200));
+/** Waits until every role has reported ready over its IPC channel. */
+async function waitForReady(ready: Set<Role>, cancelled: () => boolean): Promise<void> {
+  const deadline = Date.now() + SUPERVISOR_LIMITS.readyTimeoutMs;
+  while (!cancelled() && ready.size < ROLES.length) {
+    if (Date.now() > deadline) {
+      const missing = ROLES.map((r) => r.role).filter((r) => !ready.has(r));
+      throw new Error(`${missing.join(", ")} did not become ready in time`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

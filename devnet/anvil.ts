@@ -61,6 +61,8 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     "10",
     "--balance",
     "10000",
+    // Anvil logs every RPC call and block; the service logs what matters itself.
+    "--silent",
   ];
   if (p.blockTime > 0) args.push("--block-time", String(p.blockTime));
   if (p.statePath) {

@@ -21,6 +21,7 @@ import {
   loadExternalArtifact,
   pairInitCodeHash,
 } from "../contracts/external.ts";
+import { readChainIdentity } from "../lib/chain.ts";
 import { devnetAccountAddresses, devnetAccounts } from "./accounts.ts";
 import {
   DEVNET_CONTRACT_NAMES,
@@ -88,7 +89,7 @@ export type DeployDevnetReturnType = DeploymentRecord;
 
 /**
  * Deploys the devnet contract set and writes the deployment record, or returns the existing record
- * unchanged when it belongs to this chain (same genesis hash) and every contract has code.
+ * unchanged when it belongs to this chain (same identity, see `readChainIdentity`) and every contract has code.
  * All transactions are signed with explicit nonces and sent at once, so the whole set lands in
  * one or two blocks even with interval mining.
  *
@@ -111,10 +112,9 @@ export async function deployDevnet(p: DeployDevnetParameters): Promise<DeployDev
   return record;
 }
 
-/** True when `record` describes the chain at its rpc: same genesis and code at every address. */
+/** True when `record` describes the chain at its rpc: same identity and code at every address. */
 export async function isLive(client: PublicClient, record: DeploymentRecord): Promise<boolean> {
-  const genesis = await client.getBlock({ blockNumber: 0n });
-  if (genesis.hash !== record.genesisHash) return false;
+  if ((await readChainIdentity(client)) !== record.chainIdentity) return false;
   const names = DEVNET_CONTRACT_NAMES.filter((n) => record.contracts[n]);
   if (names.length !== DEVNET_CONTRACT_NAMES.length) return false;
   const codes = await Promise.all(
@@ -271,7 +271,9 @@ async function deployAll(
     }
   });
 
-  const genesis = await publicClient.getBlock({ blockNumber: 0n });
+  // Every deployment transaction has a receipt, so block 1 exists.
+  const identity = await readChainIdentity(publicClient);
+  if (!identity) throw new Error("the devnet has no block 1 after its deployment");
   const lower = (a: Address) => a.toLowerCase() as Address;
   const contracts: Record<DevnetContractName, Address> = {
     tokenManager2: lower(tokenManager2),
@@ -300,7 +302,7 @@ async function deployAll(
   return {
     chainId,
     rpcUrl: p.rpcUrl,
-    genesisHash: genesis.hash,
+    chainIdentity: identity,
     deployedAtBlock: Math.min(...receipts.map((r) => Number(r.blockNumber))),
     contracts,
     pairInitCodeHash: initCodeHash,

@@ -25,8 +25,8 @@ export type DevnetContractName = (typeof DEVNET_CONTRACT_NAMES)[number];
 export type DeploymentRecord = {
   chainId: number;
   rpcUrl: string;
-  /** Hash of block 0: identifies this chain (a reset chain gets a new one). */
-  genesisHash: Hex;
+  /** Hash of block 1: names this chain (see `readChainIdentity` in lib/chain.ts). */
+  chainIdentity: Hex;
   /** First block that holds one of these contracts (indexers start here). */
   deployedAtBlock: number;
   contracts: Record<DevnetContractName, Address>;

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import type { Hex, PublicClient } from "viem";
+import { readDeploymentRecord } from "../devnet/record.ts";
 import type { Config } from "./config.ts";
 
 type Address = `0x${string}`;
@@ -23,17 +23,6 @@ export type ChainSettings = {
     launchFactory?: Address;
   };
 };
-
-/** The devnet's deployment record (written by `devnet/deploy.ts`), as far as the service reads it. */
-type DeploymentRecordView = {
-  deployedAtBlock?: number;
-  pairInitCodeHash: `0x${string}`;
-  contracts: Record<string, Address | undefined>;
-};
-
-export function deploymentRecordPath(dataDir: string): string {
-  return join(dataDir, "devnet", "deployment.json");
-}
 
 /**
  * Chain settings from the configuration: mainnet addresses (or the ones configured) with a
@@ -62,21 +51,13 @@ export function resolveChain(config: Config): ChainSettings {
       },
     };
   }
-  let record: DeploymentRecordView;
-  try {
-    record = JSON.parse(readFileSync(deploymentRecordPath(config.dataDir), "utf8"));
-  } catch (error) {
+  const record = readDeploymentRecord(config.dataDir);
+  if (!record) {
     throw new Error(
       `no devnet deployment record in ${config.dataDir}: start the devnet first (launchpad devnet, or launchpad start)`,
-      { cause: error },
     );
   }
   const c = record.contracts;
-  const need = (name: string): Address => {
-    const a = c[name];
-    if (!a) throw new Error(`devnet deployment record has no ${name}`);
-    return a;
-  };
   return {
     chainId: 56,
     devnet: true,
@@ -84,13 +65,27 @@ export function resolveChain(config: Config): ChainSettings {
     startBlock: record.deployedAtBlock ?? 0,
     pairInitCodeHash: record.pairInitCodeHash,
     contracts: {
-      tokenManager2: need("tokenManager2"),
-      identityRegistry: need("identityRegistry"),
-      dexFactory: need("uniswapV2Factory"),
-      dexRouter: need("uniswapV2Router"),
-      wbnb: need("wbnb"),
-      bnbUsdFeed: need("bnbUsdFeed"),
+      tokenManager2: c.tokenManager2,
+      identityRegistry: c.identityRegistry,
+      dexFactory: c.uniswapV2Factory,
+      dexRouter: c.uniswapV2Router,
+      wbnb: c.wbnb,
+      bnbUsdFeed: c.bnbUsdFeed,
       launchFactory: c.launchFactory,
     },
   };
+}
+
+/**
+ * A hash that names one chain: the hash of block 1, or undefined while there is none.
+ * Not block 0: anvil regenerates its genesis block when it reloads a state file written by its
+ * periodic dump, so block 0's hash changes across a hard restart of the same chain, while
+ * every mined block keeps its hash. A new chain has a new block 1 (another timestamp).
+ *
+ * @example
+ * const id = await readChainIdentity(publicClient); // "0x57bb…f89b"
+ */
+export async function readChainIdentity(client: PublicClient): Promise<Hex | undefined> {
+  const block = await client.getBlock({ blockNumber: 1n }).catch(() => undefined);
+  return block?.hash ?? undefined;
 }

@@ -6,7 +6,7 @@ import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { isAddressInUse, onShutdown } from "../lifecycle.ts";
+import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
 export function apiCommand(): Command {
   return new Command("api")
@@ -28,6 +28,7 @@ export function apiCommand(): Command {
         throw error;
       });
       log.info({ url: config.apiUrl }, "api listening");
+      reportReady();
       onShutdown(log, async () => {
         await server.close();
         await sql.end({ timeout: 5 });

@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { Command, InvalidArgumentError } from "commander";
-import { deploymentRecordPath } from "../../lib/chain.ts";
+import { deploymentRecordPath, readDeploymentRecord } from "../../devnet/record.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { onShutdown } from "../lifecycle.ts";
@@ -26,17 +25,13 @@ export function devnetCommand(): Command {
     .option("--json", "print the record as JSON")
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig();
-      const path = deploymentRecordPath(config.dataDir);
-      const text = await readFile(path, "utf8").catch(() => {
+      const record = readDeploymentRecord(config.dataDir);
+      if (!record) {
+        const path = deploymentRecordPath(config.dataDir);
         throw new Error(
           `no deployment record at ${path}: start the devnet first (launchpad start)`,
         );
-      });
-      const record = JSON.parse(text) as {
-        chainId: number;
-        rpcUrl: string;
-        contracts: Record<string, string>;
-      };
+      }
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
         return;

@@ -14,7 +14,7 @@ import {
 } from "../../lib/indexer/identity.ts";
 import { pipeLines } from "../../lib/lines.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { onShutdown } from "../lifecycle.ts";
+import { onShutdown, reportReady } from "../lifecycle.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -78,6 +78,7 @@ export function indexerCommand(): Command {
         });
       };
       run();
+      void waitForPonder(config.PONDER_PORT).then(reportReady);
 
       onShutdown(log, async () => {
         stopping = true;
@@ -111,6 +112,19 @@ function ponderArgs(config: Config, schema: string): string[] {
     "--hostname",
     "127.0.0.1",
   ];
+}
+
+/** Resolves once Ponder's HTTP server answers (it serves /health from its first seconds). */
+async function waitForPonder(port: number): Promise<void> {
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}/health`, {
+      signal: AbortSignal.timeout(1_000),
+    })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 function ponderLevel(level: string): string {

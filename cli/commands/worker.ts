@@ -3,7 +3,7 @@ import { startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { onShutdown } from "../lifecycle.ts";
+import { onShutdown, reportReady } from "../lifecycle.ts";
 
 export function workerCommand(): Command {
   return new Command("worker")
@@ -13,6 +13,7 @@ export function workerCommand(): Command {
       const log = createLogger("worker", config.LOG_LEVEL);
       const worker = await startWorker({ databaseUrl: resolveDatabaseUrl(config), log });
       log.info("worker ready");
+      reportReady();
       onShutdown(log, () => worker.stop());
     });
 }

@@ -1,4 +1,5 @@
-import { createPublicClient, http } from "viem";
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { readChainIdentity } from "../chain.ts";
 import type { Sql } from "../db/client.ts";
 import { getMeta, setMeta } from "../db/meta.ts";
 import type { Logger } from "../logger.ts";
@@ -9,8 +10,9 @@ export const INDEXER_SCHEMA_PREFIX = "indexer_";
 /**
  * Ties the index to the chain it was built from. Ponder caches RPC results in `ponder_sync`
  * by chain id only, so a devnet that was reset (same id 56, new genesis) would be indexed on
- * top of the old chain's cache. When block 0's hash differs from the one recorded, every
+ * top of the old chain's cache. When the chain's identity (see `readChainIdentity`) differs from the one recorded, every
  * indexer schema, the views schema and the RPC cache are dropped before Ponder starts.
+ * (The meta key keeps its historical name, `chain.genesis`.)
  *
  * @returns true when the index was reset.
  */
@@ -23,7 +25,7 @@ export async function resetIndexIfChainChanged(p: {
   const client = createPublicClient({
     transport: http(p.rpcUrl, { timeout: 10_000, retryCount: 3 }),
   });
-  const genesis = (await client.getBlock({ blockNumber: 0n })).hash;
+  const genesis = await chainIdentity(client);
   const known = await getMeta<string>(p.sql, "chain.genesis");
   if (known === genesis) return false;
   let reset = false;
@@ -41,6 +43,17 @@ export async function resetIndexIfChainChanged(p: {
   }
   await setMeta(p.sql, "chain.genesis", genesis);
   return reset;
+}
+
+/** Waits for the chain to have an identity (its block 1), as a fresh devnet may not yet. */
+async function chainIdentity(client: PublicClient, timeoutMs = 30_000): Promise<Hex> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const id = await readChainIdentity(client);
+    if (id) return id;
+    if (Date.now() > deadline) throw new Error("the chain has not mined block 1");
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** The live Ponder deployment schema (the first one is `indexer_1`). */

