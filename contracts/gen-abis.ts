@@ -30,6 +30,7 @@ const ours: Record<string, string> = {
   Multicall3: "multicall3Abi",
   TokenManager2: "tokenManager2DevnetAbi",
   IdentityRegistry: "identityRegistryDevnetAbi",
+  ServiceRegistry: "serviceRegistryAbi",
 };
 for (const [name, exportName] of Object.entries(ours)) {
   const artifact = own[name];

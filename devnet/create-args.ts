@@ -5,7 +5,11 @@ import {
   type Hex,
   keccak256,
   type LocalAccount,
+  type PublicClient,
+  pad,
+  toHex,
 } from "viem";
+import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
 /** ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). */
 export const CREATE_ARGS_ABI = [
@@ -109,4 +113,56 @@ export async function signCreateArgs(
   const hash = createArgsHash({ args, chainId, tokenManager });
   const signature = await signer.signMessage({ message: { raw: hash } });
   return { args, signature };
+}
+
+/** Supply TokenManager2 mints for every token (1e9 tokens, 18 decimals). */
+export const CURVE_TOTAL_SUPPLY = 10n ** 27n;
+
+export type PredictTokenAddressParameters = {
+  /** Reads `TokenDeployer.predict`. */
+  client: PublicClient;
+  tokenDeployer: Address;
+  tokenManager: Address;
+  /** TokenManager2's fee recipient (the `platform` account on the devnet). */
+  platform: Address;
+  dexFactory: Address;
+  wbnb: Address;
+  pairInitCodeHash: Hex;
+  args: CreateArgs;
+};
+
+/**
+ * The address `createToken(args)` will deploy the token at: TokenDeployer's CREATE2 with salt
+ * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. The launch
+ * saga registers this address in the ServiceRegistry before it creates the token.
+ *
+ * @example
+ * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, platform, dexFactory, wbnb, pairInitCodeHash, args });
+ */
+export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
+  const a = p.args;
+  const token = await p.client.readContract({
+    address: p.tokenDeployer,
+    abi: tokenDeployerAbi,
+    functionName: "predict",
+    args: [
+      p.tokenManager,
+      pad(toHex(a.requestId), { size: 32 }),
+      {
+        name: a.name,
+        symbol: a.symbol,
+        totalSupply: CURVE_TOTAL_SUPPLY,
+        manager: p.tokenManager,
+        dexFactory: p.dexFactory,
+        wbnb: p.wbnb,
+        pairInitCodeHash: p.pairInitCodeHash,
+        buyTaxBps: a.buyTaxBps ?? 200,
+        sellTaxBps: a.sellTaxBps ?? 200,
+        treasury: a.treasury,
+        platform: p.platform,
+        treasuryShareBps: a.treasuryShareBps ?? 5000,
+      },
+    ],
+  });
+  return token.toLowerCase() as Address;
 }

@@ -212,6 +212,8 @@ async function deployAll(
       treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
     },
   ]);
+  // The launch saga (relayer account) registers each service token before creating it.
+  const serviceRegistry = ours("ServiceRegistry", [accounts.relayer.address]);
   for (const t of DEVNET_DEFAULTS.tiers) {
     const data = encodeFunctionData({
       abi: launchFactoryAbi,
@@ -289,6 +291,7 @@ async function deployAll(
     launchFactory: lower(launchFactory),
     bnbUsdFeed: lower(bnbUsdFeed),
     multicall3: MULTICALL3_ADDRESS,
+    serviceRegistry: lower(serviceRegistry),
   };
   const tiers: DeploymentTier[] = DEVNET_DEFAULTS.tiers.map((t) => ({
     id: t.id,

@@ -17,6 +17,7 @@ export const DEVNET_CONTRACT_NAMES = [
   "launchFactory",
   "bnbUsdFeed",
   "multicall3",
+  "serviceRegistry",
 ] as const;
 
 export type DevnetContractName = (typeof DEVNET_CONTRACT_NAMES)[number];

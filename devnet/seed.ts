@@ -16,14 +16,17 @@ import {
   zeroAddress,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { identityRegistryDevnetAbi } from "../abis/IdentityRegistryDevnet.ts";
 import { launchFactoryAbi } from "../abis/LaunchFactory.ts";
 import { launchVaultAbi } from "../abis/LaunchVault.ts";
 import { safeL2Abi } from "../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../abis/SafeProxyFactory.ts";
+import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2Router02Abi } from "../abis/UniswapV2Router02.ts";
+import { pairAddress } from "../lib/pair.ts";
 import { devnetAccounts } from "./accounts.ts";
-import { signCreateArgs } from "./create-args.ts";
+import { predictTokenAddress, signCreateArgs } from "./create-args.ts";
 import { isLive } from "./deploy.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "./record.ts";
 
@@ -122,8 +125,10 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
   await Promise.all(fundHashes.map(mined));
   log(`funded ${funding.length} fresh wallets`);
 
-  // Tokens: each creator gets a treasury Safe, then creates its token with signed args.
-  const tokens = await Promise.all(
+  // Tokens: each creator gets a treasury Safe and an ERC-8004 identity; the relayer registers
+  // the predicted token in the ServiceRegistry (as the launch saga does), then the creator
+  // creates it with signed args.
+  const prepared = await Promise.all(
     creators.map(async (creator, i) => {
       const w = walletOf(creator);
       const setup = encodeFunctionData({
@@ -154,18 +159,78 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
         eventName: "ProxyCreation",
       });
       const treasury = proxy?.args.proxy ?? creator.address;
-      const { args, signature } = await signCreateArgs({
+      const idReceipt = await mined(
+        await w.writeContract({
+          address: c.identityRegistry,
+          abi: identityRegistryDevnetAbi,
+          functionName: "register",
+          args: [`https://agents.example/seed-${i + 1}.json`],
+        }),
+      );
+      const [registered] = parseEventLogs({
+        abi: identityRegistryDevnetAbi,
+        logs: idReceipt.logs,
+        eventName: "Registered",
+      });
+      const createArgs = {
         name: `Seed Agent ${i + 1}`,
         symbol: `SEED${i + 1}`,
         requestId: BigInt(Date.now()) * 1000n + BigInt(i),
         creator: creator.address,
         treasury,
+      };
+      const token = await predictTokenAddress({
+        client: publicClient,
+        tokenDeployer: c.tokenDeployer,
+        tokenManager: c.tokenManager2,
+        platform: record.accounts.platform,
+        dexFactory: c.uniswapV2Factory,
+        wbnb: c.wbnb,
+        pairInitCodeHash: record.pairInitCodeHash,
+        args: createArgs,
+      });
+      return { creator, createArgs, token, agentId: registered?.args.agentId ?? 0n };
+    }),
+  );
+  const relayerWallet = walletOf(roles.relayer);
+  const relayerNonce = await publicClient.getTransactionCount({
+    address: roles.relayer.address,
+    blockTag: "pending",
+  });
+  const registrations = await Promise.all(
+    prepared.map((t, i) =>
+      relayerWallet.writeContract({
+        address: c.serviceRegistry,
+        abi: serviceRegistryAbi,
+        functionName: "registerToken",
+        args: [
+          t.token,
+          pairAddress({
+            factory: c.uniswapV2Factory,
+            token: t.token,
+            wbnb: c.wbnb,
+            initCodeHash: record.pairInitCodeHash,
+          }),
+          t.creator.address,
+          t.createArgs.treasury,
+          t.agentId,
+        ],
+        nonce: relayerNonce + i,
+        gas: 200_000n,
+      }),
+    ),
+  );
+  await Promise.all(registrations.map(mined));
+  const tokens = await Promise.all(
+    prepared.map(async ({ creator, createArgs, token }) => {
+      const { args, signature } = await signCreateArgs({
+        ...createArgs,
         signer: roles.launchpadSigner,
         chainId: record.chainId,
         tokenManager: c.tokenManager2,
       });
       const receipt = await mined(
-        await w.writeContract({
+        await walletOf(creator).writeContract({
           address: c.tokenManager2,
           abi: tokenManager2Abi,
           functionName: "createToken",
@@ -179,6 +244,9 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
         eventName: "TokenCreate",
       });
       if (!ev) throw new Error("createToken emitted no TokenCreate");
+      if (ev.args.token.toLowerCase() !== token) {
+        throw new Error(`token created at ${ev.args.token}, registered at ${token}`);
+      }
       return getAddress(ev.args.token);
     }),
   );

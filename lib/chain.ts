@@ -21,6 +21,8 @@ export type ChainSettings = {
     wbnb: Address;
     bnbUsdFeed: Address;
     launchFactory?: Address;
+    /** The service's ServiceRegistry: names the tokens the indexer follows. */
+    serviceRegistry?: Address;
   };
 };
 
@@ -48,6 +50,7 @@ export function resolveChain(config: Config): ChainSettings {
         wbnb: config.WBNB_ADDRESS,
         bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
         launchFactory: config.LAUNCH_FACTORY_ADDRESS,
+        serviceRegistry: config.SERVICE_REGISTRY_ADDRESS,
       },
     };
   }
@@ -72,6 +75,7 @@ export function resolveChain(config: Config): ChainSettings {
       wbnb: c.wbnb,
       bnbUsdFeed: c.bnbUsdFeed,
       launchFactory: c.launchFactory,
+      serviceRegistry: c.serviceRegistry,
     },
   };
 }

@@ -85,6 +85,7 @@ const schema = z.object({
   PAIR_INIT_CODE_HASH: hash32.default(MAINNET.pairInitCodeHash),
   BNB_USD_FEED_ADDRESS: address.default(MAINNET.bnbUsdFeed),
   LAUNCH_FACTORY_ADDRESS: address.optional(),
+  SERVICE_REGISTRY_ADDRESS: address.optional(),
 });
 
 export type Env = z.infer<typeof schema>;
