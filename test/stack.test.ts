@@ -19,7 +19,7 @@ type Record = {
 
 const running: Stack[] = [];
 afterAll(async () => {
-  for (const s of running) if (s.child.exitCode === null) await s.stop("SIGKILL").catch(() => {});
+  for (const s of running) await s.cleanup();
 });
 
 async function boot(env: { [k: string]: string }): Promise<Stack> {
@@ -90,7 +90,7 @@ describe("launchpad start", () => {
     expect(await stack.stop("SIGINT")).toBe(0);
     await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
     expect(readdirSync(join(env.LAUNCHPAD_DATA_DIR, "run"))).toEqual([]);
-  });
+  }, 180_000);
 
   it("keeps the devnet and the database across a restart, and recovers from a hard kill", async () => {
     const env = await isolatedEnv();
@@ -139,7 +139,7 @@ describe("launchpad start", () => {
     const tree = third.tree();
     expect(await third.stop("SIGINT")).toBe(0);
     await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
-  });
+  }, 300_000);
 
   it("never indexes a new chain on top of the old one's data", async () => {
     const env = await isolatedEnv();
@@ -195,7 +195,7 @@ describe("launchpad start", () => {
     expect(await waitFor("the new index to be published", ready)).toBe(0);
     await sql2.end();
     expect(await second.stop("SIGINT")).toBe(0);
-  });
+  }, 300_000);
 
   it("fails loudly, with the child's last lines, when the API dies", async () => {
     const env = await isolatedEnv();
@@ -216,5 +216,5 @@ describe("launchpad start", () => {
       /api exited \(SIGKILL\); the service cannot run without it\. Its last lines:\n {2}\{/,
     );
     await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
-  });
+  }, 180_000);
 });

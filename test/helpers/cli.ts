@@ -57,6 +57,8 @@ export type Stack = {
   tree: () => number[];
   /** Sends `signal` to the supervisor's process group (as a terminal's Ctrl-C does). */
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /** After a failed test: stop whatever still runs (roles, Postgres, anvil), however it was left. */
+  cleanup: () => Promise<void>;
 };
 
 /** Starts `launchpad start` and resolves once it printed its banner and /health answers. */
@@ -91,7 +93,33 @@ export async function startStack(env: Record<string, string>, timeoutMs = 240_00
       process.kill(-pid, signal);
       return exited;
     },
+    cleanup: async () => {
+      const tree = descendants(pid);
+      if (child.exitCode === null && child.signalCode === null) {
+        signal(-pid, "SIGINT");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      }
+      // Postgres and anvil run in their own process groups; a hard-killed supervisor leaves them.
+      for (const p of [...tree, ...pidFiles(env.LAUNCHPAD_DATA_DIR ?? "")]) {
+        if (alive(p)) signal(p, "SIGKILL");
+      }
+    },
   };
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {} // already gone
+}
+
+function pidFiles(dataDir: string): number[] {
+  try {
+    const dir = join(dataDir, "run");
+    return readdirSync(dir).map((f) => Number(readFileSync(join(dir, f), "utf8")));
+  } catch {
+    return [];
+  }
 }
 
 /** `root` and every live process below it, by walking /proc's parent links. */
