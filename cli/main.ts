@@ -3,6 +3,7 @@ import { ConfigError } from "../lib/config.ts";
 import { apiCommand } from "./commands/api.ts";
 import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
+import { reindexCommand } from "./commands/reindex.ts";
 import { startCommand } from "./commands/start.ts";
 import { workerCommand } from "./commands/worker.ts";
 
@@ -13,7 +14,8 @@ const program = new Command("launchpad")
   .addCommand(apiCommand())
   .addCommand(workerCommand())
   .addCommand(indexerCommand())
-  .addCommand(devnetCommand());
+  .addCommand(devnetCommand())
+  .addCommand(reindexCommand());
 
 try {
   await program.parseAsync(process.argv);

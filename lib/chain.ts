@@ -10,7 +10,7 @@ export type ChainSettings = {
   devnet: boolean;
   rpcUrls: string[];
   wsUrl?: string;
-  /** First block the indexer reads. */
+  /** First block the indexer reads (a reindex `--from-block` overrides the configured one). */
   startBlock: number;
   pairInitCodeHash: `0x${string}`;
   contracts: {
@@ -40,7 +40,7 @@ export function resolveChain(config: Config): ChainSettings {
       devnet: false,
       rpcUrls: config.rpcUrls,
       wsUrl: config.BSC_WS_URL,
-      startBlock: config.BSC_START_BLOCK ?? 0,
+      startBlock: config.LAUNCHPAD_FROM_BLOCK ?? config.BSC_START_BLOCK ?? 0,
       pairInitCodeHash: config.PAIR_INIT_CODE_HASH,
       contracts: {
         tokenManager2: config.TOKEN_MANAGER_ADDRESS,
@@ -65,7 +65,7 @@ export function resolveChain(config: Config): ChainSettings {
     chainId: 56,
     devnet: true,
     rpcUrls: config.rpcUrls,
-    startBlock: record.deployedAtBlock ?? 0,
+    startBlock: config.LAUNCHPAD_FROM_BLOCK ?? record.deployedAtBlock ?? 0,
     pairInitCodeHash: record.pairInitCodeHash,
     contracts: {
       tokenManager2: c.tokenManager2,

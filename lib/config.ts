@@ -62,6 +62,8 @@ const schema = z.object({
   BSC_RPC_URL: urlList.optional(),
   BSC_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),
   BSC_START_BLOCK: nonNegativeInt.optional(),
+  // Set by the indexer for the Ponder deployment it runs (`launchpad reindex --from-block`).
+  LAUNCHPAD_FROM_BLOCK: nonNegativeInt.optional(),
 
   DEVNET_HOST: z.string().default("127.0.0.1"),
   DEVNET_PORT: port.default(8545),
@@ -73,6 +75,18 @@ const schema = z.object({
   PONDER_PORT: port.default(42069),
   PUBLIC_BASE_URL: z.url().optional(),
   WEB_URL: z.url().default("http://localhost:3000"),
+  /** Proxies in front of the API whose X-Forwarded-For entries are trusted (0: use the socket). */
+  TRUST_PROXY: z.coerce
+    .number({ error: "must be the number of trusted proxy hops (0, 1, 2, ...)" })
+    .int("must be the number of trusted proxy hops (0, 1, 2, ...)")
+    .min(0, "must be the number of trusted proxy hops (0, 1, 2, ...)")
+    .max(10, "must be at most 10 proxy hops")
+    .default(0),
+  /** Link to a token on the launchpad; `{address}` is replaced by the token address. */
+  LAUNCHPAD_TOKEN_URL: z
+    .url()
+    .refine((u) => u.includes("{address}"), "must contain {address}")
+    .default("https://four.meme/token/{address}"),
 
   VIEWS_SCHEMA: schemaName.default("onchain"),
 

@@ -1,31 +1,30 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { Command } from "commander";
 import { resolveChain } from "../../lib/chain.ts";
-import { type Config, loadConfig } from "../../lib/config.ts";
+import { loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import {
-  liveIndexerSchema,
-  nextIndexerSchema,
-  resetIndexIfChainChanged,
-} from "../../lib/indexer/identity.ts";
-import { pipeLines } from "../../lib/lines.ts";
+  type Deployment,
+  dropDeployment,
+  liveDeployment,
+  nextSchemaName,
+  setLiveDeployment,
+} from "../../lib/indexer/deployment.ts";
+import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
+import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
+import { statusCommand } from "./indexer-status.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
-
-export function ponderBin(): string {
-  // ponder exports only its ESM entry (dist/esm/index.js); its CLI sits beside it.
-  return join(dirname(fileURLToPath(import.meta.resolve("ponder"))), "bin", "ponder.js");
-}
+/** How often the role checks whether a reindex made another deployment live. */
+const LIVE_POLL_MS = 2_000;
 
 export function indexerCommand(): Command {
   return new Command("indexer")
     .description("run the Ponder indexer into the live deployment schema, published as views")
+    .addCommand(statusCommand())
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("indexer", config.LOG_LEVEL);
@@ -39,38 +38,43 @@ export function indexerCommand(): Command {
         viewsSchema: config.VIEWS_SCHEMA,
         log,
       });
-      let schema = await liveIndexerSchema(sql);
 
+      let deployment = await liveDeployment(sql);
       let child: ChildProcess | undefined;
       let stopping = false;
+      let switching = false;
+
       const run = () => {
         let buildChanged = false;
-        log.info({ schema, views: config.VIEWS_SCHEMA }, "starting ponder");
-        child = spawn(process.execPath, ponderArgs(config, schema), {
-          cwd: ROOT,
-          // Ponder lets a PORT variable override --port: hand it its own port, not the API's.
-          env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(config.PONDER_PORT) },
-          stdio: ["ignore", "pipe", "pipe"],
+        const current = deployment;
+        log.info({ ...current, views: config.VIEWS_SCHEMA }, "starting ponder");
+        const c = spawnPonder({
+          config,
+          databaseUrl,
+          deployment: current,
+          port: config.PONDER_PORT,
+          viewsSchema: config.VIEWS_SCHEMA,
+          onLine: (line) => {
+            if (line.includes("previously used by a different Ponder app")) buildChanged = true;
+            process.stdout.write(`${line}\n`);
+          },
         });
-        const onLine = (line: string) => {
-          if (line.includes("previously used by a different Ponder app")) buildChanged = true;
-          process.stdout.write(`${line}\n`);
-        };
-        pipeLines(child.stdout, onLine);
-        pipeLines(child.stderr, onLine);
-        child.on("exit", (code, signal) => {
-          if (stopping) return;
+        child = c;
+        c.on("exit", (code, signal) => {
+          if (stopping || switching || child !== c) return;
           if (buildChanged) {
-            // New indexing code or schema: build it in a fresh deployment schema. The views
-            // keep serving the old one until the new one has caught up.
-            void nextIndexerSchema(sql, schema).then((next) => {
+            // New indexing code or schema: build it in a fresh deployment. The views keep
+            // serving the old one until the new one has caught up.
+            void (async () => {
+              const next = { schema: await nextSchemaName(sql) };
               log.warn(
-                { from: schema, to: next },
-                "indexing code changed: reindexing into a new schema",
+                { from: current.schema, to: next.schema },
+                "indexing code changed: reindexing",
               );
-              schema = next;
+              await setLiveDeployment(sql, next);
+              deployment = next;
               run();
-            });
+            })();
             return;
           }
           log.error({ code, signal }, "ponder exited");
@@ -78,56 +82,34 @@ export function indexerCommand(): Command {
         });
       };
       run();
-      void waitForPonder(config.PONDER_PORT).then(reportReady);
+      void waitForPonder(config.PONDER_PORT, "/health").then(reportReady);
+
+      // `launchpad reindex` builds a new deployment beside this one and, once it has caught up
+      // and published its views, makes it live: follow it and drop the old schema.
+      const watch = setInterval(async () => {
+        if (stopping || switching) return;
+        const live = await liveDeployment(sql).catch(() => deployment);
+        if (live.schema === deployment.schema) return;
+        switching = true;
+        const previous = deployment;
+        log.info(
+          { from: previous.schema, to: live.schema },
+          "switching to the reindexed deployment",
+        );
+        await stopPonder(child);
+        deployment = live;
+        switching = false;
+        run();
+        await dropDeployment(sql, previous.schema).catch((error: unknown) =>
+          log.warn({ err: error, schema: previous.schema }, "could not drop the old schema"),
+        );
+      }, LIVE_POLL_MS);
 
       onShutdown(log, async () => {
         stopping = true;
-        const c = child;
-        if (c && c.exitCode === null && c.signalCode === null) {
-          const exited = new Promise((r) => c.once("exit", r));
-          c.kill("SIGTERM");
-          const timer = setTimeout(() => c.kill("SIGKILL"), 15_000);
-          await exited;
-          clearTimeout(timer);
-        }
+        clearInterval(watch);
+        await stopPonder(child);
         await sql.end({ timeout: 5 });
       });
     });
-}
-
-function ponderArgs(config: Config, schema: string): string[] {
-  return [
-    ponderBin(),
-    "--log-format",
-    "json",
-    "--log-level",
-    ponderLevel(config.LOG_LEVEL),
-    "start",
-    "--schema",
-    schema,
-    "--views-schema",
-    config.VIEWS_SCHEMA,
-    "--port",
-    String(config.PONDER_PORT),
-    "--hostname",
-    "127.0.0.1",
-  ];
-}
-
-/** Resolves once Ponder's HTTP server answers (it serves /health from its first seconds). */
-async function waitForPonder(port: number): Promise<void> {
-  for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/health`, {
-      signal: AbortSignal.timeout(1_000),
-    })
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function ponderLevel(level: string): string {
-  if (level === "fatal" || level === "silent") return "error";
-  return level;
 }

@@ -3,9 +3,7 @@ import { readChainIdentity } from "../chain.ts";
 import type { Sql } from "../db/client.ts";
 import { getMeta, setMeta } from "../db/meta.ts";
 import type { Logger } from "../logger.ts";
-
-/** Prefix of Ponder deployment schemas; `reindex` makes the next one beside the live one. */
-export const INDEXER_SCHEMA_PREFIX = "indexer_";
+import { INDEXER_SCHEMA_PREFIX } from "./deployment.ts";
 
 /**
  * Ties the index to the chain it was built from. Ponder caches RPC results in `ponder_sync`
@@ -37,7 +35,7 @@ export async function resetIndexIfChainChanged(p: {
          or schema_name in (${p.viewsSchema}, 'ponder_sync')`;
     await p.sql.begin(async (tx) => {
       for (const { name } of schemas) await tx.unsafe(`drop schema if exists "${name}" cascade`);
-      await tx`delete from app.meta where key = 'indexer.schema'`;
+      await tx`delete from app.meta where key = 'indexer.live'`;
     });
     reset = true;
   }
@@ -54,21 +52,4 @@ async function chainIdentity(client: PublicClient, timeoutMs = 30_000): Promise<
     if (Date.now() > deadline) throw new Error("the chain has not mined block 1");
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** The live Ponder deployment schema (the first one is `indexer_1`). */
-export async function liveIndexerSchema(sql: Sql): Promise<string> {
-  const schema = await getMeta<string>(sql, "indexer.schema");
-  if (schema) return schema;
-  const first = `${INDEXER_SCHEMA_PREFIX}1`;
-  await setMeta(sql, "indexer.schema", first);
-  return first;
-}
-
-/** Makes the schema after `current` (indexer_3 after indexer_2) the live one. */
-export async function nextIndexerSchema(sql: Sql, current: string): Promise<string> {
-  const n = Number(current.slice(INDEXER_SCHEMA_PREFIX.length));
-  const next = `${INDEXER_SCHEMA_PREFIX}${Number.isInteger(n) ? n + 1 : 1}`;
-  await setMeta(sql, "indexer.schema", next);
-  return next;
 }

@@ -1,0 +1,37 @@
+import { Command } from "commander";
+import { resolveChain } from "../../lib/chain.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createSql } from "../../lib/db/client.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { liveDeployment } from "../../lib/indexer/deployment.ts";
+import { readIndexerStatus } from "../../lib/indexer/status.ts";
+
+export function statusCommand(): Command {
+  return new Command("status")
+    .description("print the live indexer's progress: indexed block, head, lag, backfill done")
+    .option("--json", "print JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const config = loadConfig();
+      const sql = createSql(resolveDatabaseUrl(config), { max: 1 });
+      try {
+        await migrate(sql);
+        const { schema } = await liveDeployment(sql);
+        const rpcUrl = resolveChain(config).rpcUrls[0] as string;
+        const status = await readIndexerStatus({ sql, schema, rpcUrl });
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(`deployment ${status.schema}\n`);
+        if (status.chains.length === 0) process.stdout.write("  not started yet\n");
+        for (const c of status.chains) {
+          process.stdout.write(
+            `  ${c.chain} (${c.chainId}): block ${c.indexedBlock} of ${c.headBlock ?? "?"}, lag ${c.lagBlocks ?? "?"}, ${c.ready ? "live" : "backfilling"}\n`,
+          );
+        }
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+    });
+}
