@@ -1,11 +1,31 @@
-import { createConfig } from "ponder";
-import { tokenManager2Abi } from "./abis/TokenManager2.ts";
+import { createConfig, factory } from "ponder";
+import { getAbiItem } from "viem";
+import { aggregatorV3Abi } from "./abis/AggregatorV3.ts";
+import { identityRegistryAbi } from "./abis/IdentityRegistry.ts";
+import { launchFactoryAbi } from "./abis/LaunchFactory.ts";
+import { launchVaultAbi } from "./abis/LaunchVault.ts";
+import { safeL2Abi } from "./abis/SafeL2.ts";
+import { serviceRegistryAbi } from "./abis/ServiceRegistry.ts";
+import { taxTokenAbi } from "./abis/TaxToken.ts";
 import { resolveChain } from "./lib/chain.ts";
 import { loadConfig } from "./lib/config.ts";
 
 // Ponder runs this file in the indexer role's child process; the indexer command has already
 // validated the configuration and reset the index if the chain changed.
 const chain = resolveChain(loadConfig());
+const { serviceRegistry, launchFactory } = chain.contracts;
+if (!serviceRegistry || !launchFactory) {
+  throw new Error(
+    "the indexer needs SERVICE_REGISTRY_ADDRESS and LAUNCH_FACTORY_ADDRESS (the service's own contracts)",
+  );
+}
+const startBlock = chain.startBlock;
+
+// The subscription stays bounded to the service's own tokens: a token is followed only once the
+// ServiceRegistry names it (or a deposit launch predicts it). Ponder matches a child's logs from
+// the block of the factory event on, and the saga registers before it creates, so the mint is seen.
+const registered = getAbiItem({ abi: serviceRegistryAbi, name: "ServiceTokenRegistered" });
+const launched = getAbiItem({ abi: launchFactoryAbi, name: "LaunchCreated" });
 
 export default createConfig({
   database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
@@ -15,15 +35,58 @@ export default createConfig({
       rpc: chain.rpcUrls,
       ws: chain.wsUrl,
       // The devnet mines a block a second; BSC about every 0.45 s.
-      pollingInterval: chain.devnet ? 500 : 1_000,
+      pollingInterval: chain.devnet ? 250 : 1_000,
     },
   },
   contracts: {
-    TokenManager2: {
+    ServiceRegistry: {
       chain: "bsc",
-      abi: tokenManager2Abi,
-      address: chain.contracts.tokenManager2,
-      startBlock: chain.startBlock,
+      abi: serviceRegistryAbi,
+      address: serviceRegistry,
+      startBlock,
+    },
+    ServiceToken: {
+      chain: "bsc",
+      abi: taxTokenAbi,
+      address: factory({ address: serviceRegistry, event: registered, parameter: "token" }),
+      startBlock,
+    },
+    ServiceTreasury: {
+      chain: "bsc",
+      abi: safeL2Abi,
+      address: factory({ address: serviceRegistry, event: registered, parameter: "treasury" }),
+      startBlock,
+    },
+    LaunchFactory: { chain: "bsc", abi: launchFactoryAbi, address: launchFactory, startBlock },
+    LaunchToken: {
+      chain: "bsc",
+      abi: taxTokenAbi,
+      address: factory({ address: launchFactory, event: launched, parameter: "predictedToken" }),
+      startBlock,
+    },
+    LaunchVault: {
+      chain: "bsc",
+      abi: launchVaultAbi,
+      address: factory({ address: launchFactory, event: launched, parameter: "vault" }),
+      startBlock,
+    },
+    LaunchTreasury: {
+      chain: "bsc",
+      abi: safeL2Abi,
+      address: factory({ address: launchFactory, event: launched, parameter: "treasury" }),
+      startBlock,
+    },
+    IdentityRegistry: {
+      chain: "bsc",
+      abi: identityRegistryAbi,
+      address: chain.contracts.identityRegistry,
+      startBlock,
+    },
+    BnbUsdFeed: {
+      chain: "bsc",
+      abi: aggregatorV3Abi,
+      address: chain.contracts.bnbUsdFeed,
+      startBlock,
     },
   },
 });

@@ -1,20 +1,218 @@
-import { index, onchainTable } from "ponder";
+import { index, onchainEnum, onchainTable, primaryKey } from "ponder";
 
-/** A token created on the launchpad (TokenManager2 `TokenCreate`). Amounts in wei. */
-export const token = onchainTable(
-  "token",
+// Every amount is wei (bigint, numeric(78) in Postgres); every price is BNB wei per whole token
+// (1e18 token units), floored. No floats anywhere. Addresses are lowercase hex.
+
+export const tokenStatus = onchainEnum("token_status", ["registered", "curve", "graduated"]);
+export const tokenOrigin = onchainEnum("token_origin", ["registry", "launch"]);
+export const venue = onchainEnum("venue", ["curve", "dex"]);
+export const side = onchainEnum("side", ["buy", "sell"]);
+export const launchStatus = onchainEnum("launch_status", ["open", "closed", "launched", "refund"]);
+
+/** A service token: registered in the ServiceRegistry, or created by a deposit launch. */
+export const token = onchainTable("token", (t) => ({
+  address: t.hex().primaryKey(),
+  origin: tokenOrigin("origin").notNull(),
+  name: t.text(),
+  symbol: t.text(),
+  creator: t.hex().notNull(),
+  treasury: t.hex().notNull(),
+  agentId: t.bigint(),
+  /** CREATE2 pair with WBNB (known before it exists). */
+  pair: t.hex().notNull(),
+  /** Deposit launches: the vault. */
+  launchVault: t.hex(),
+  totalSupply: t.bigint().notNull().default(0n),
+  launchTime: t.bigint(),
+  launchFee: t.bigint(),
+  status: tokenStatus("status").notNull(),
+  /** Spot (marginal) price after the latest trade: curve `price`, or pair reserves. */
+  lastPrice: t.bigint().notNull().default(0n),
+  /** BNB raised on the curve (`funds`); 0 for deposit launches. */
+  funds: t.bigint().notNull().default(0n),
+  /** Tokens left on the curve (`offers`). */
+  offers: t.bigint().notNull().default(0n),
+  totalVolumeBnb: t.bigint().notNull().default(0n),
+  tradeCount: t.integer().notNull().default(0),
+  holderCount: t.integer().notNull().default(0),
+  marketCapBnb: t.bigint().notNull().default(0n),
+  registeredBlock: t.bigint().notNull(),
+  createdBlock: t.bigint(),
+  createdAt: t.bigint(),
+  createdTx: t.hex(),
+  graduatedBlock: t.bigint(),
+  graduatedAt: t.bigint(),
+}));
+
+/** One trade, curve or DEX. id = `${chainId}:${txHash}:${logIndex of the trade log}`. */
+export const trade = onchainTable(
+  "trade",
   (t) => ({
-    address: t.hex().primaryKey(),
-    creator: t.hex().notNull(),
-    requestId: t.bigint().notNull(),
-    name: t.text().notNull(),
-    symbol: t.text().notNull(),
-    totalSupply: t.bigint().notNull(),
-    launchTime: t.bigint().notNull(),
-    launchFee: t.bigint().notNull(),
-    createdBlock: t.bigint().notNull(),
-    createdTx: t.hex().notNull(),
-    createdAt: t.bigint().notNull(),
+    id: t.text().primaryKey(),
+    token: t.hex().notNull(),
+    venue: venue("venue").notNull(),
+    side: side("side").notNull(),
+    account: t.hex().notNull(),
+    tokenAmount: t.bigint().notNull(),
+    /** Gross BNB of the trade before fees: the curve's `cost`, or the pair's WBNB in/out. */
+    bnbAmount: t.bigint().notNull(),
+    /** Curve protocol fee; 0 on the DEX (its LP fee is inside the amounts). */
+    fee: t.bigint().notNull(),
+    /** Execution price: bnbAmount * 1e18 / tokenAmount, floored. */
+    price: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
   }),
-  (t) => ({ creatorIdx: index().on(t.creator) }),
+  (t) => ({ tokenOrder: index().on(t.token, t.blockNumber, t.logIndex) }),
 );
+
+/** OHLC of execution prices per token and interval (1m 5m 15m 1h 1d), bucketStart in unix s. */
+export const candle = onchainTable(
+  "candle",
+  (t) => ({
+    token: t.hex().notNull(),
+    interval: t.text().notNull(),
+    bucketStart: t.bigint().notNull(),
+    open: t.bigint().notNull(),
+    high: t.bigint().notNull(),
+    low: t.bigint().notNull(),
+    close: t.bigint().notNull(),
+    volumeBnb: t.bigint().notNull(),
+    volumeToken: t.bigint().notNull(),
+    tradeCount: t.integer().notNull(),
+  }),
+  (t) => ({ pk: primaryKey({ columns: [t.token, t.interval, t.bucketStart] }) }),
+);
+
+/** Balance per (token, account); rows stay at zero once an account sold out. */
+export const holder = onchainTable(
+  "holder",
+  (t) => ({
+    token: t.hex().notNull(),
+    account: t.hex().notNull(),
+    balance: t.bigint().notNull(),
+  }),
+  (t) => ({ pk: primaryKey({ columns: [t.token, t.account] }) }),
+);
+
+/** ERC-8004 identities linked to a service token (ServiceTokenRegistered.agentId). */
+export const identity = onchainTable("identity", (t) => ({
+  agentId: t.bigint().primaryKey(),
+  owner: t.hex().notNull(),
+  agentURI: t.text().notNull(),
+  agentWallet: t.hex(),
+  treasury: t.hex(),
+  /** metadataKey -> 0x value, as set by MetadataSet after the link. */
+  metadata: t.json().$type<Record<string, string>>().notNull(),
+  linkedBlock: t.bigint().notNull(),
+}));
+
+/** History of a linked identity: uri, metadata, owner changes. */
+export const identityChange = onchainTable("identity_change", (t) => ({
+  id: t.text().primaryKey(),
+  agentId: t.bigint().notNull(),
+  kind: t.text().notNull(),
+  key: t.text(),
+  value: t.text(),
+  blockNumber: t.bigint().notNull(),
+  timestamp: t.bigint().notNull(),
+  txHash: t.hex().notNull(),
+}));
+
+/** Wallets whose activity feeds `wallet_activity`: agent wallets and treasuries. */
+export const watchedWallet = onchainTable("watched_wallet", (t) => ({
+  address: t.hex().primaryKey(),
+  role: t.text().notNull(),
+  agentId: t.bigint(),
+  token: t.hex(),
+}));
+
+/** Chain-derived agent activity (source `evm-indexer:bsc`). */
+export const walletActivity = onchainTable(
+  "wallet_activity",
+  (t) => ({
+    /** `${chainId}:${txHash}:${logIndex}` (+ `:in`/`:out` for transfers). */
+    id: t.text().primaryKey(),
+    source: t.text().notNull(),
+    wallet: t.hex().notNull(),
+    role: t.text().notNull(),
+    agentId: t.bigint(),
+    kind: t.text().notNull(),
+    token: t.hex(),
+    counterparty: t.hex(),
+    amount: t.bigint(),
+    safeTxHash: t.hex(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (t) => ({ walletIdx: index().on(t.wallet, t.blockNumber) }),
+);
+
+/** A deposit launch, keyed by its vault. */
+export const launch = onchainTable("launch", (t) => ({
+  vault: t.hex().primaryKey(),
+  id: t.bigint().notNull(),
+  router: t.hex().notNull(),
+  treasury: t.hex().notNull(),
+  predictedToken: t.hex().notNull(),
+  token: t.hex(),
+  pair: t.hex(),
+  tier: t.integer().notNull(),
+  creator: t.hex().notNull(),
+  name: t.text(),
+  symbol: t.text(),
+  metadata: t.text(),
+  closeTimestamp: t.bigint().notNull(),
+  buyTaxBps: t.integer().notNull(),
+  sellTaxBps: t.integer().notNull(),
+  totalDeposited: t.bigint().notNull(),
+  /** Accounts that ever deposited (the vault's list; a full withdrawal keeps the entry). */
+  depositorCount: t.integer().notNull(),
+  status: launchStatus("status").notNull(),
+  refundReason: t.integer(),
+  totalClaimed: t.bigint().notNull(),
+  totalRefunded: t.bigint().notNull(),
+  tokensForDepositors: t.bigint(),
+  liquidityBnb: t.bigint(),
+  liquidityTokens: t.bigint(),
+  createdBlock: t.bigint().notNull(),
+  createdAt: t.bigint().notNull(),
+}));
+
+export const depositor = onchainTable(
+  "depositor",
+  (t) => ({
+    vault: t.hex().notNull(),
+    account: t.hex().notNull(),
+    principal: t.bigint().notNull(),
+    claimed: t.bigint().notNull(),
+    refunded: t.bigint().notNull(),
+  }),
+  (t) => ({ pk: primaryKey({ columns: [t.vault, t.account] }) }),
+);
+
+export const launchEvent = onchainTable("launch_event", (t) => ({
+  id: t.text().primaryKey(),
+  vault: t.hex().notNull(),
+  kind: t.text().notNull(),
+  account: t.hex(),
+  amount: t.bigint(),
+  totalDeposited: t.bigint(),
+  blockNumber: t.bigint().notNull(),
+  logIndex: t.integer().notNull(),
+  txHash: t.hex().notNull(),
+  timestamp: t.bigint().notNull(),
+}));
+
+export const bnbUsd = onchainTable("bnb_usd", (t) => ({
+  round: t.bigint().primaryKey(),
+  /** USD per BNB with `decimals` decimals. */
+  answer: t.bigint().notNull(),
+  decimals: t.integer().notNull(),
+  updatedAt: t.bigint().notNull(),
+  blockNumber: t.bigint().notNull(),
+}));

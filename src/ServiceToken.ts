@@ -1,0 +1,185 @@
+// ERC-20 activity of service tokens: ServiceToken (registered in the ServiceRegistry) and
+// LaunchToken (created by a deposit launch) share the TaxToken ABI and these handlers.
+import { type Context, ponder } from "ponder:registry";
+import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
+import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { DEAD, type Hex, logId, lower, SOURCE, settings, ZERO } from "./settings.ts";
+import { applyReceiptTrades, findTokenCreate, readReceipt } from "./trades.ts";
+
+type TokenRow = typeof token.$inferSelect;
+type Block = { number: bigint; timestamp: bigint; hash: Hex };
+
+/**
+ * Accounts that hold a token for the market rather than for themselves do not count as holders:
+ * the zero and dead addresses, the curve contract, the token's DEX pair and its launch vault.
+ */
+function countsAsHolder(tok: TokenRow, account: Hex): boolean {
+  return (
+    account !== ZERO &&
+    account !== DEAD &&
+    account !== settings.tokenManager2 &&
+    account !== tok.pair &&
+    account !== tok.launchVault
+  );
+}
+
+async function moveBalance(context: Context, tok: TokenRow, account: Hex, delta: bigint) {
+  const key = { token: tok.address, account };
+  const row = await context.db.find(holder, key);
+  const before = row?.balance ?? 0n;
+  const after = before + delta;
+  if (row) await context.db.update(holder, key).set({ balance: after });
+  else await context.db.insert(holder).values({ ...key, balance: after });
+  if (!countsAsHolder(tok, account) || (before === 0n) === (after === 0n)) return;
+  const step = after === 0n ? -1 : 1;
+  await context.db
+    .update(token, { address: tok.address })
+    .set((r) => ({ holderCount: r.holderCount + step }));
+}
+
+/** The mint: fill the token row from TokenCreate (curve tokens) or from its launch (vaults). */
+async function onMint(
+  context: Context,
+  tok: TokenRow,
+  to: Hex,
+  logs: unknown,
+  block: Block,
+  tx: Hex,
+) {
+  if (tok.createdBlock !== null) return;
+  if (tok.origin === "registry") {
+    const created = findTokenCreate(logs as never, tok.address);
+    if (!created) return;
+    const info = await context.client.readContract({
+      address: settings.tokenManager2,
+      abi: tokenManager2Abi,
+      functionName: "_tokenInfos",
+      args: [tok.address],
+    });
+    await context.db.update(token, { address: tok.address }).set({
+      name: created.name,
+      symbol: created.symbol,
+      totalSupply: created.totalSupply,
+      launchTime: created.launchTime,
+      launchFee: created.launchFee,
+      status: "curve",
+      // maxOffers is constant per token; the first trade sets the live curve state.
+      offers: info[4],
+      createdBlock: block.number,
+      createdAt: block.timestamp,
+      createdTx: tx,
+    });
+  } else {
+    const l = await context.db.find(launch, { vault: to });
+    await context.db.update(token, { address: tok.address }).set({
+      name: l?.name ?? null,
+      symbol: l?.symbol ?? null,
+      createdBlock: block.number,
+      createdAt: block.timestamp,
+      createdTx: tx,
+    });
+  }
+}
+
+async function onTransfer({ event, context }: { event: TransferEvent; context: Context }) {
+  const address = lower(event.log.address);
+  const from = lower(event.args.from);
+  const to = lower(event.args.to);
+  const value = event.args.value;
+  let tok = await context.db.find(token, { address });
+  // A registered token always has its row (registration comes first); a launch token gets it
+  // from its LaunchCreated. Anything else is not ours.
+  if (!tok) return;
+  if (from === ZERO) tok = { ...tok, totalSupply: tok.totalSupply + value };
+  if (from === ZERO && tok.origin === "launch") {
+    await context.db.update(token, { address }).set({ totalSupply: tok.totalSupply });
+  }
+  const block = event.block as Block;
+  const touchesMarket =
+    from === settings.tokenManager2 ||
+    to === settings.tokenManager2 ||
+    from === tok.pair ||
+    to === tok.pair ||
+    from === ZERO;
+  if (touchesMarket) {
+    const receipt = await readReceipt(context, event.transaction.hash, block);
+    if (from === ZERO) await onMint(context, tok, to, receipt.logs, block, event.transaction.hash);
+    const fresh = await context.db.find(token, { address });
+    if (fresh) {
+      await applyReceiptTrades(
+        context,
+        fresh,
+        receipt.logs,
+        { hash: event.transaction.hash, from: lower(event.transaction.from) },
+        block,
+      );
+    }
+  }
+  if (value !== 0n) {
+    if (from !== ZERO) await moveBalance(context, tok, from, -value);
+    if (to !== ZERO) await moveBalance(context, tok, to, value);
+  }
+  for (const [wallet, direction, counterparty] of [
+    [from, "out", to],
+    [to, "in", from],
+  ] as const) {
+    const w = await context.db.find(watchedWallet, { address: wallet });
+    if (!w) continue;
+    await context.db.insert(walletActivity).values({
+      id: `${logId(event.transaction.hash, event.log.logIndex)}:${direction}`,
+      source: SOURCE,
+      wallet,
+      role: w.role,
+      agentId: w.agentId,
+      kind: direction === "in" ? "token_in" : "token_out",
+      token: address,
+      counterparty,
+      amount: value,
+      blockNumber: block.number,
+      logIndex: event.log.logIndex,
+      txHash: event.transaction.hash,
+      timestamp: block.timestamp,
+    });
+  }
+}
+
+type TransferEvent = {
+  args: { from: Hex; to: Hex; value: bigint };
+  log: { address: Hex; logIndex: number };
+  block: { number: bigint; timestamp: bigint; hash: Hex };
+  transaction: { hash: Hex; from: Hex };
+};
+
+ponder.on("ServiceToken:Transfer", onTransfer);
+ponder.on("LaunchToken:Transfer", onTransfer);
+
+/** The treasury's share of a token tax: income in the agent's activity feed. */
+async function onTaxDistributed({ event, context }: { event: TaxEvent; context: Context }) {
+  const treasury = lower(event.args.treasury);
+  const w = await context.db.find(watchedWallet, { address: treasury });
+  await context.db.insert(walletActivity).values({
+    id: logId(event.transaction.hash, event.log.logIndex),
+    source: SOURCE,
+    wallet: treasury,
+    role: w?.role ?? "treasury",
+    agentId: w?.agentId ?? null,
+    kind: "tax_income",
+    token: lower(event.log.address),
+    counterparty: lower(event.args.platform),
+    amount: event.args.treasuryAmount,
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
+    txHash: event.transaction.hash,
+    timestamp: event.block.timestamp,
+  });
+}
+
+type TaxEvent = {
+  args: { treasury: Hex; platform: Hex; treasuryAmount: bigint; platformAmount: bigint };
+  log: { address: Hex; logIndex: number };
+  block: { number: bigint; timestamp: bigint };
+  transaction: { hash: Hex };
+};
+
+ponder.on("ServiceToken:TaxDistributed", onTaxDistributed);
+ponder.on("LaunchToken:TaxDistributed", onTaxDistributed);
