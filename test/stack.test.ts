@@ -7,7 +7,7 @@ import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
 import { signCreateArgs } from "../devnet/create-args.ts";
-import { alive, isolatedEnv, type Stack, startStack } from "./helpers/cli.ts";
+import { alive, isolatedEnv, runCli, type Stack, startStack } from "./helpers/cli.ts";
 
 // These tests boot the whole service as a user would (`launchpad start`), in a temp data dir
 // with free ports, and stop it the way a terminal does (SIGINT to the process group).
@@ -83,6 +83,20 @@ describe("launchpad start", () => {
     // Each child's lines carry its role.
     for (const role of ["[api]", "[worker]", "[indexer]", "[postgres]"])
       expect(out).toContain(role);
+
+    // Every contract of the devnet's record has code on the chain the service started.
+    const info = await runCli(["devnet", "info", "--json"], env);
+    expect(info.code).toBe(0);
+    const record = JSON.parse(info.stdout) as {
+      chainId: number;
+      contracts: { [name: string]: Address };
+    };
+    expect(record.chainId).toBe(56);
+    const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
+    expect(Object.keys(record.contracts).length).toBeGreaterThanOrEqual(13);
+    for (const [name, address] of Object.entries(record.contracts)) {
+      expect((await client.getCode({ address }))?.length, name).toBeGreaterThan(2);
+    }
 
     const tree = stack.tree();
     // supervisor, postgres (+ its backends), anvil, api, worker, indexer, ponder
