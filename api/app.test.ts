@@ -1,40 +1,64 @@
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
-import { createApp } from "./app.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, createApp } from "./app.ts";
+import { defaultApiSettings } from "./settings.ts";
+import { requestAs } from "./testing/client.ts";
+import { responseChecker, validateOpenApiDocument } from "./testing/openapi.ts";
+import { startTestDatabase, type TestDatabase } from "./testing/postgres.ts";
 
-const app = createApp({
-  logger: pino({ level: "silent" }),
-  env: "test",
-  startedAt: Date.now() - 5_000,
+// The app on a real, migrated Postgres with no chain index published yet (a fresh install
+// before the indexer's first backfill). Chain data routes are tested in routes.test.ts.
+
+let db: TestDatabase;
+let app: App;
+let check: ReturnType<typeof responseChecker>;
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  app = createApp({
+    logger: pino({ level: "silent" }),
+    env: "test",
+    sql: db.sql,
+    settings: defaultApiSettings({ viewsSchema: "onchain_absent" }),
+    startedAt: Date.now() - 5_000,
+    headBlock: async () => 42n,
+  });
+  check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
 });
+afterAll(() => db?.stop());
+
+async function get(path: string, init?: RequestInit) {
+  const res = await requestAs(app, path, { init });
+  const type = res.headers.get("content-type") ?? "";
+  const body = type.includes("json") ? await res.json() : await res.text();
+  return { res, status: res.status, body: body as Record<string, unknown> & { data: never } };
+}
 
 describe("GET /health", () => {
   it("answers the spec's envelope", async () => {
-    const res = await app.request("/health");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/application\/json/);
-    const body = (await res.json()) as { data: { uptimeSeconds: number } };
+    const { status, body } = await get("/health");
+    expect(status).toBe(200);
     expect(body).toEqual({
       ok: true,
       data: { service: "launchpad", env: "test", uptimeSeconds: expect.any(Number) },
     });
-    expect(body.data.uptimeSeconds).toBeGreaterThanOrEqual(5);
-    expect(Number.isInteger(body.data.uptimeSeconds)).toBe(true);
+    expect((body.data as { uptimeSeconds: number }).uptimeSeconds).toBeGreaterThanOrEqual(5);
+    expect(check("/health", "get", 200, body)).toEqual([]);
   });
 
   it("echoes a request id, or makes one", async () => {
-    const given = await app.request("/health", { headers: { "x-request-id": "req-123" } });
-    expect(given.headers.get("x-request-id")).toBe("req-123");
-    const made = await app.request("/health");
-    expect(made.headers.get("x-request-id")).toMatch(/.{8,}/);
+    const given = await get("/health", { headers: { "x-request-id": "req-123" } });
+    expect(given.res.headers.get("x-request-id")).toBe("req-123");
+    const made = await get("/health");
+    expect(made.res.headers.get("x-request-id")).toMatch(/.{8,}/);
   });
 });
 
 describe("errors", () => {
   it("an unknown route is a not_found envelope", async () => {
-    const res = await app.request("/nope");
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({
+    const { status, body } = await get("/nope");
+    expect(status).toBe(404);
+    expect(body).toMatchObject({
       ok: false,
       error: "not_found",
       message: expect.stringContaining("/nope"),
@@ -42,22 +66,114 @@ describe("errors", () => {
   });
 
   it("an oversized body is refused with 413 before any handler runs", async () => {
-    const res = await app.request("/health", { method: "POST", body: "x".repeat(300 * 1024) });
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ ok: false, error: "payload_too_large" });
+    const { status, body } = await get("/health", { method: "POST", body: "x".repeat(300 * 1024) });
+    expect(status).toBe(413);
+    expect(body).toMatchObject({ ok: false, error: "payload_too_large" });
   });
 });
 
 describe("GET /openapi.json", () => {
-  it("is an OpenAPI 3.1 document describing /health", async () => {
-    const res = await app.request("/openapi.json");
-    const doc = (await res.json()) as {
-      openapi: string;
-      info: { version: string };
-      paths: Record<string, { get: { responses: Record<string, unknown> } }>;
-    };
-    expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("2.0.0");
-    expect(doc.paths["/health"]?.get.responses["200"]).toBeDefined();
+  it("is a valid OpenAPI 3.1.0 document, version 2.0.0, with every route", async () => {
+    const { body } = await get("/openapi.json");
+    const result = await validateOpenApiDocument(body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(body).toMatchObject({ openapi: "3.1.0", info: { version: "2.0.0" } });
+    expect(Object.keys(body.paths as object).sort()).toEqual([
+      "/AGENT.md",
+      "/health",
+      "/tokens",
+      "/tokens/{address}",
+      "/tokens/{address}/chart",
+      "/tokens/{address}/trades",
+      "/v2/agents",
+      "/v2/agents/{tokenAddress}",
+      "/v2/indexer/status",
+      "/v2/launches",
+      "/v2/launches/{id}",
+      "/v2/launches/{id}/depositors",
+      "/v2/users/{address}/launches",
+    ]);
+  });
+
+  it("the interactive reference at /docs loads it", async () => {
+    const { status, res, body } = await get("/docs");
+    expect(status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(String(body)).toContain("/openapi.json");
+  });
+});
+
+describe("GET /AGENT.md", () => {
+  it("is the Markdown spec v1.0.0 with this deployment's URLs", async () => {
+    const { status, res, body } = await get("/AGENT.md");
+    expect(status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const text = String(body);
+    expect(text).toContain("1.0.0");
+    expect(text).toContain("http://127.0.0.1:3001");
+    expect(text).toContain("ws://127.0.0.1:3001/ws");
+    expect(text).not.toMatch(/\{(base_url|ws_url|web_url)\}/);
+    for (const code of ["AGENT_AUTH_MISSING", "rate_limited", "validation_failed", "unavailable"])
+      expect(text).toContain(code);
+  });
+});
+
+describe("CORS", () => {
+  it("lets the web app's origin read responses and the rate-limit headers", async () => {
+    const { res } = await get("/v2/agents", { headers: { origin: "http://localhost:3000" } });
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    expect(res.headers.get("access-control-expose-headers")).toContain("RateLimit-Remaining");
+    const pre = await get("/v2/agents/launch", {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:3000",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization,content-type",
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.res.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+  });
+
+  it("gives other origins no CORS grant", async () => {
+    const { res } = await get("/v2/agents", { headers: { origin: "https://evil.example" } });
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("before the index is published", () => {
+  it.each([
+    "/tokens",
+    "/tokens/0x00000000000000000000000000000000000000aa",
+    "/tokens/0x00000000000000000000000000000000000000aa/trades",
+    "/tokens/0x00000000000000000000000000000000000000aa/chart?interval=1m",
+    "/v2/launches",
+    "/v2/launches/1",
+    "/v2/launches/1/depositors",
+    "/v2/users/0x00000000000000000000000000000000000000aa/launches",
+  ])("%s is 503 unavailable with Retry-After, never 500", async (path) => {
+    const { status, res, body } = await get(path);
+    expect(status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(body).toMatchObject({ ok: false, error: "unavailable" });
+    expect(
+      check(
+        path
+          .split("?")[0]
+          ?.replace(/0x[0-9a-f]{40}/, "{address}")
+          .replace(/\/1(\/|$)/, "/{id}$1") ?? "",
+        "get",
+        503,
+        body,
+      ),
+    ).toEqual([]);
+  });
+
+  it("the indexer status says so, with the chain head", async () => {
+    const { status, body } = await get("/v2/indexer/status");
+    expect(status).toBe(200);
+    expect(body).toEqual({ ok: true, data: { published: false, ready: false, chains: [] } });
+    expect(check("/v2/indexer/status", "get", 200, body)).toEqual([]);
   });
 });

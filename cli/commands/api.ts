@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { createApp } from "../../api/app.ts";
 import { startServer } from "../../api/server.ts";
+import { apiSettings } from "../../api/settings.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
@@ -16,7 +17,12 @@ export function apiCommand(): Command {
       const log = createLogger("api", config.LOG_LEVEL);
       const sql = createSql(resolveDatabaseUrl(config), { appName: "launchpad-api" });
       await migrate(sql);
-      const app = createApp({ logger: log, env: config.LAUNCHPAD_ENV });
+      const app = createApp({
+        logger: log,
+        env: config.LAUNCHPAD_ENV,
+        sql,
+        settings: apiSettings(config),
+      });
       const server = await startServer({
         app,
         host: config.HOST,

@@ -1,0 +1,114 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { isoFromUnix } from "../format.ts";
+import { CHAIN_LIMITS } from "../limits.ts";
+import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../schemas.ts";
+import type { ApiSettings } from "../settings.ts";
+import { isMissingRelation, view } from "../views.ts";
+
+const BlockNumber = z.string().regex(/^[0-9]+$/);
+
+export const IndexerStatus = z
+  .object({
+    published: z.boolean().openapi({
+      description: "The views exist (Ponder publishes them once the first backfill is done)",
+    }),
+    ready: z.boolean().openapi({ description: "Backfill done and the index is live" }),
+    chains: z.array(
+      z.object({
+        chainName: z.string(),
+        chainId: z.number().int(),
+        indexedBlock: BlockNumber,
+        indexedBlockTime: IsoTime,
+        headBlock: BlockNumber.nullable().openapi({
+          description: "Latest block from the RPC; null when it did not answer in time",
+        }),
+        lag: z.number().int().nonnegative().nullable().openapi({ description: "Blocks behind" }),
+      }),
+    ),
+  })
+  .openapi("IndexerStatus");
+
+const route = createRoute({
+  method: "get",
+  path: "/v2/indexer/status",
+  tags: ["discovery"],
+  summary: "How far the chain index is: indexed block, head block and lag per chain",
+  responses: {
+    200: jsonResponse("The index's progress", okEnvelope(IndexerStatus)),
+    ...COMMON_ERRORS,
+  },
+});
+
+/** A function that reads the chain's head block, or undefined if it cannot in time. */
+export type HeadBlockReader = () => Promise<bigint | undefined>;
+
+/**
+ * Reads the head block with `eth_blockNumber` from the first RPC URL that answers in time.
+ *
+ * @example
+ * const head = await rpcHeadBlock(["http://127.0.0.1:8545"])(); // 1234n
+ */
+export function rpcHeadBlock(urls: string[], timeoutMs = CHAIN_LIMITS.headTimeoutMs) {
+  return async (): Promise<bigint | undefined> => {
+    for (const url of urls) {
+      try {
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const body = (await res.json()) as { result?: string };
+        if (body.result) return BigInt(body.result);
+      } catch {}
+    }
+    return undefined;
+  };
+}
+
+type CheckpointRow = { chain_name: string; chain_id: bigint; block: string; time: string };
+
+export type IndexerRouteDeps = { sql: Sql; settings: ApiSettings; headBlock?: HeadBlockReader };
+
+/** `GET /v2/indexer/status`: from the views schema's `_ponder_checkpoint` and `_ponder_meta`. */
+export function registerIndexer(app: OpenAPIHono<AppEnv>, d: IndexerRouteDeps) {
+  const { sql } = d;
+  const schema = d.settings.viewsSchema;
+  const headBlock = d.headBlock ?? rpcHeadBlock(d.settings.rpcUrls);
+  app.openapi(route, async (c) => {
+    const [index, head] = await Promise.all([readCheckpoints(sql, schema), headBlock()]);
+    const chains = (index?.chains ?? []).map((r) => ({
+      chainName: r.chain_name,
+      chainId: Number(r.chain_id),
+      indexedBlock: r.block,
+      indexedBlockTime: isoFromUnix(r.time),
+      headBlock: head?.toString() ?? null,
+      lag: head === undefined ? null : Math.max(0, Number(head - BigInt(r.block))),
+    }));
+    return c.json(
+      { ok: true as const, data: { published: !!index, ready: !!index?.ready, chains } },
+      200,
+    );
+  });
+}
+
+/** The checkpoints and readiness, or undefined while the views are not published. */
+async function readCheckpoints(sql: Sql, schema: string) {
+  try {
+    // Checkpoint layout: timestamp chars 1-10, block number chars 27-42.
+    const chains = await sql<CheckpointRow[]>`
+      select chain_name, chain_id,
+        substring(latest_checkpoint, 27, 16)::numeric::text as block,
+        substring(latest_checkpoint, 1, 10)::numeric::text as time
+      from ${view(sql, schema, "_ponder_checkpoint")} order by chain_id`;
+    const [meta] = await sql<{ ready: number | null }[]>`
+      select (value->>'is_ready')::int as ready
+      from ${view(sql, schema, "_ponder_meta")} where key = 'app'`;
+    return { chains, ready: meta?.ready === 1 };
+  } catch (error) {
+    if (isMissingRelation(error)) return undefined;
+    throw error;
+  }
+}
