@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:api`: read-API throughput and latency on a large index.
+ *
+ * BENCHMARK ONLY: the chain tables are a throwaway copy written directly by this script (same
+ * view and column names as Ponder publishes, same indexes as ponder.schema.ts) in a schema of
+ * an embedded Postgres in a temp directory. Nothing else ever writes chain data by hand.
+ *
+ * Seeds TRADES trades (default 1,000,000) over TOKENS tokens with their candles, plus AGENTS
+ * agents, serves the real app from a worker thread (its own event loop and core), then drives
+ * each endpoint for SECONDS with CONNECTIONS keep-alive clients (undici) and prints requests/s
+ * and p50/p99 latency, beside GET /health on the same server as the ceiling.
+ *
+ * Environment: TRADES, TOKENS, AGENTS, SECONDS, CONNECTIONS.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { pino } from "pino";
+import { Pool } from "undici";
+import { createApp } from "../api/app.ts";
+import { startServer } from "../api/server.ts";
+import { defaultApiSettings } from "../api/settings.ts";
+import { createSql, type Sql } from "../lib/db/client.ts";
+import { migrate } from "../lib/db/migrate.ts";
+import { freePort } from "../lib/net.ts";
+import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+
+const SCHEMA = "bench_onchain";
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function main() {
+  const trades = num("TRADES", 1_000_000);
+  const tokens = num("TOKENS", 200);
+  const agents = num("AGENTS", 1_000);
+  const seconds = num("SECONDS", 10);
+  const connections = num("CONNECTIONS", 32);
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-api-"));
+  const pg = await startEmbeddedPostgres({ dataDir });
+  const sql = createSql(pg.url, { max: 4 });
+  try {
+    await migrate(sql);
+    let t = performance.now();
+    await seed(sql, { trades, tokens, agents });
+    console.log(
+      `seeded ${trades.toLocaleString("en")} trades over ${tokens} tokens (+ candles, ${agents} agents) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    const port = await freePort();
+    const worker = new Worker(new URL(import.meta.url), { workerData: { url: pg.url, port } });
+    await new Promise((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const token = (i: number) => tokenAddress(i % tokens);
+    const cases: [string, (i: number) => string][] = [
+      ["GET /health (ceiling)", () => "/health"],
+      ["GET /tokens/:a/chart 1m x300", (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`],
+      ["GET /tokens/:a/chart 1h", (i) => `/tokens/${token(i)}/chart?interval=1h`],
+      ["GET /tokens/:a/trades x50", (i) => `/tokens/${token(i)}/trades?limit=50`],
+      ["GET /v2/agents x20", (i) => `/v2/agents?limit=20&offset=${(i * 20) % agents}`],
+    ];
+    console.log(
+      `\n${connections} keep-alive connections, ${seconds} s per endpoint, server in a worker thread\n`,
+    );
+    console.log("endpoint                          req/s     p50 ms   p99 ms   errors");
+    for (const [name, path] of cases) {
+      t = performance.now();
+      const r = await drive(base, path, { seconds, connections });
+      console.log(
+        `${name.padEnd(32)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(8)}`,
+      );
+    }
+    await worker.terminate();
+  } finally {
+    await sql.end({ timeout: 1 });
+    await pg.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const tokenAddress = (i: number) => `0x${(0xb0000 + i).toString(16).padStart(40, "0")}`;
+
+/** The throwaway chain tables (benchmark only), shaped as the published views. */
+async function seed(sql: Sql, n: { trades: number; tokens: number; agents: number }) {
+  await sql.unsafe(`
+    drop schema if exists ${SCHEMA} cascade;
+    create schema ${SCHEMA};
+    create table ${SCHEMA}.token (
+      address text primary key, origin text, name text, symbol text, creator text not null,
+      treasury text not null, agent_id numeric(78), pair text not null, launch_vault text,
+      total_supply numeric(78) not null, launch_time numeric(78), launch_fee numeric(78),
+      status text not null, last_price numeric(78) not null, funds numeric(78) not null,
+      offers numeric(78) not null, total_volume_bnb numeric(78) not null,
+      trade_count integer not null, holder_count integer not null,
+      market_cap_bnb numeric(78) not null, registered_block numeric(78) not null,
+      created_block numeric(78), created_at numeric(78), created_tx text,
+      graduated_block numeric(78), graduated_at numeric(78));
+    create table ${SCHEMA}.trade (
+      id text primary key, token text not null, venue text not null, side text not null,
+      account text not null, token_amount numeric(78) not null, bnb_amount numeric(78) not null,
+      fee numeric(78) not null, price numeric(78) not null, block_number numeric(78) not null,
+      log_index integer not null, tx_hash text not null, timestamp numeric(78) not null);
+    create table ${SCHEMA}.candle (
+      token text not null, interval text not null, bucket_start numeric(78) not null,
+      open numeric(78) not null, high numeric(78) not null, low numeric(78) not null,
+      close numeric(78) not null, volume_bnb numeric(78) not null,
+      volume_token numeric(78) not null, trade_count integer not null,
+      primary key (token, interval, bucket_start));`);
+  const per = Math.ceil(n.trades / n.tokens);
+  await sql`insert into ${sql(SCHEMA)}.token
+    select '0x' || lpad(to_hex(${0xb0000} + i), 40, '0'), 'registry', 'Token ' || i, 'T' || i,
+      '0x' || lpad(to_hex(i + 1), 40, '0'), '0x' || lpad(to_hex(i + 2), 40, '0'), i,
+      '0x' || lpad(to_hex(i + 3), 40, '0'), null, 1e27, 0, 0, 'curve', 1e10 + i, 1e18 * (i % 18),
+      1e26, 1e21 + i, ${per}, 100, 1e19, i, i, 1700000000 + i, null, null, null
+    from generate_series(0, ${n.tokens - 1}) i`;
+  // One trade a block every 3 s per token, newest at the end; prices wander deterministically.
+  await sql`insert into ${sql(SCHEMA)}.trade
+    select t || ':' || k, '0x' || lpad(to_hex(${0xb0000} + t), 40, '0'),
+      case when k % 10 = 0 then 'dex' else 'curve' end, case when k % 3 = 0 then 'sell' else 'buy' end,
+      '0x' || lpad(to_hex(k % 5000), 40, '0'), 1e21 + k, 1e16 + (k % 97) * 1e14, 1e14,
+      1e13 + ((k * 7919) % 100000) * 1e7, 1000 + k, t, '0x' || lpad(to_hex(t * 1000000 + k), 64, '0'),
+      1700000000 + k * 3
+    from generate_series(0, ${n.tokens - 1}) t, generate_series(0, ${per - 1}) k
+    limit ${n.trades}`;
+  await sql.unsafe(`create index on ${SCHEMA}.trade (token, block_number, log_index)`);
+  for (const [interval, s] of [
+    ["1m", 60],
+    ["5m", 300],
+    ["15m", 900],
+    ["1h", 3600],
+    ["1d", 86400],
+  ] as const) {
+    await sql`insert into ${sql(SCHEMA)}.candle
+      select token, ${interval}, b, (array_agg(price order by block_number))[1], max(price), min(price),
+        (array_agg(price order by block_number desc))[1], sum(bnb_amount), sum(token_amount), count(*)
+      from (select *, floor(timestamp / ${s}) * ${s} as b from ${sql(SCHEMA)}.trade) x
+      group by token, b`;
+  }
+  await sql`insert into app.agents (agent_id, name, ticker, description, image_url, status,
+      wallet_address, treasury_address, token_address, launched_at)
+    select 'agent-' || i, 'Agent ' || i, 'AG' || i, 'A benchmark agent.', 'https://img.example/a.png',
+      'pending', '0x' || lpad(to_hex(i + 7), 40, '0'), '0x' || lpad(to_hex(i + 8), 40, '0'),
+      '0x' || lpad(to_hex(${0xb0000} + i), 40, '0'), now() - i * interval '1 minute'
+    from generate_series(0, ${n.agents - 1}) i
+    on conflict do nothing`;
+  await sql.unsafe(
+    `analyze ${SCHEMA}.token; analyze ${SCHEMA}.trade; analyze ${SCHEMA}.candle; analyze app.agents`,
+  );
+}
+
+async function serveInWorker(d: { url: string; port: number }) {
+  const sql = createSql(d.url, { max: 20 });
+  const logger = pino({ level: "silent" });
+  const app = createApp({
+    logger,
+    env: "bench",
+    sql,
+    // The limiter stays in the path (one upsert per request), with a budget no client reaches.
+    settings: defaultApiSettings({ viewsSchema: SCHEMA, rateLimit: { unauthenticated: 1e9 } }),
+  });
+  await startServer({ app, host: "127.0.0.1", port: d.port, logger });
+  parentPort?.postMessage("ready");
+}
+
+/** Closed-loop load: `connections` clients each send the next request when one answers. */
+async function drive(
+  base: string,
+  path: (i: number) => string,
+  o: { seconds: number; connections: number },
+) {
+  const pool = new Pool(base, { connections: o.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let i = 0;
+  const until = performance.now() + o.seconds * 1000;
+  const client = async () => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const res = await pool.request({ method: "GET", path: path(i++) });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) errors++;
+      latencies.push(performance.now() - started);
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: o.connections }, client));
+  const elapsed = (performance.now() - t0) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
+  return { rps: latencies.length / elapsed, p50: q(0.5), p99: q(0.99), errors };
+}
+
+// Last, so every declaration above is initialised before either side runs.
+if (isMainThread) await main();
+else await serveInWorker(workerData as { url: string; port: number });
