@@ -3,19 +3,17 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { type Address, createPublicClient, createWalletClient, http } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
-import { signCreateArgs } from "../devnet/create-args.ts";
+import { predictTokenAddress, signCreateArgs } from "../devnet/create-args.ts";
+import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
+import { pairAddress } from "../lib/pair.ts";
 import { alive, isolatedEnv, runCli, type Stack, startStack } from "./helpers/cli.ts";
 
 // These tests boot the whole service as a user would (`launchpad start`), in a temp data dir
 // with free ports, and stop it the way a terminal does (SIGINT to the process group).
-
-type Record = {
-  contracts: { tokenManager2: Address };
-  params: { launchFee: string };
-};
 
 const running: Stack[] = [];
 afterAll(async () => {
@@ -28,6 +26,67 @@ async function boot(env: { [k: string]: string }): Promise<Stack> {
   return stack;
 }
 
+/** Registers a token in the ServiceRegistry (as the launch saga does), then creates it. */
+async function createServiceToken(
+  rpc: string,
+  record: DeploymentRecord | undefined,
+): Promise<void> {
+  if (!record) throw new Error("no deployment record");
+  const c = record.contracts;
+  const client = createPublicClient({ transport: http(rpc) });
+  const { launchpadSigner, relayer, external } = devnetAccounts(DEVNET_MNEMONIC);
+  const creator = external[0];
+  if (!creator) throw new Error("no external account");
+  const args = {
+    name: "Old Chain Token",
+    symbol: "OLD",
+    requestId: 1n,
+    creator: creator.address,
+    treasury: creator.address,
+  };
+  const token = await predictTokenAddress({
+    client,
+    tokenDeployer: c.tokenDeployer,
+    tokenManager: c.tokenManager2,
+    platform: record.accounts.platform,
+    dexFactory: c.uniswapV2Factory,
+    wbnb: c.wbnb,
+    pairInitCodeHash: record.pairInitCodeHash,
+    args,
+  });
+  const pair = pairAddress({
+    factory: c.uniswapV2Factory,
+    token,
+    wbnb: c.wbnb,
+    initCodeHash: record.pairInitCodeHash,
+  });
+  const registrar = createWalletClient({ account: relayer, transport: http(rpc) });
+  const registered = await registrar.writeContract({
+    chain: null,
+    abi: serviceRegistryAbi,
+    address: c.serviceRegistry,
+    functionName: "registerToken",
+    args: [token, pair, creator.address, creator.address, 0n],
+  });
+  expect((await client.waitForTransactionReceipt({ hash: registered })).status).toBe("success");
+  const signed = await signCreateArgs({
+    ...args,
+    signer: launchpadSigner,
+    chainId: 56,
+    tokenManager: c.tokenManager2,
+  });
+  const wallet = createWalletClient({ account: creator, transport: http(rpc) });
+  const hash = await wallet.writeContract({
+    chain: null,
+    abi: tokenManager2Abi,
+    address: c.tokenManager2,
+    functionName: "createToken",
+    args: [signed.args, signed.signature],
+    value: BigInt(record.params.launchFee),
+  });
+  expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
+}
+
 function cmdline(pid: number): string[] {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
@@ -36,8 +95,10 @@ function cmdline(pid: number): string[] {
   }
 }
 
-function readRecord(dataDir: string): Record {
-  return JSON.parse(readFileSync(join(dataDir, "devnet", "deployment.json"), "utf8"));
+function readRecord(dataDir: string): DeploymentRecord {
+  const record = readDeploymentRecord(dataDir);
+  if (!record) throw new Error(`no deployment record in ${dataDir}`);
+  return record;
 }
 
 function embeddedUrl(dataDir: string): string {
@@ -161,30 +222,7 @@ describe("launchpad start", () => {
     const record = readRecord(env.LAUNCHPAD_DATA_DIR);
     const rpc = `http://127.0.0.1:${env.DEVNET_PORT}`;
     const client = createPublicClient({ transport: http(rpc) });
-    const { launchpadSigner, external } = devnetAccounts(DEVNET_MNEMONIC);
-    const creator = external[0];
-    if (!creator) throw new Error("no external account");
-    const signed = await signCreateArgs({
-      name: "Old Chain Token",
-      symbol: "OLD",
-      requestId: 1n,
-      creator: creator.address,
-      treasury: creator.address,
-      signer: launchpadSigner,
-      chainId: 56,
-      tokenManager: record.contracts.tokenManager2,
-    });
-    const wallet = createWalletClient({ account: creator, transport: http(rpc) });
-    const hash = await wallet.writeContract({
-      chain: null,
-      abi: tokenManager2Abi,
-      address: record.contracts.tokenManager2,
-      functionName: "createToken",
-      args: [signed.args, signed.signature],
-      value: BigInt(record.params.launchFee),
-    });
-    expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
-
+    await createServiceToken(rpc, record);
     const url = embeddedUrl(env.LAUNCHPAD_DATA_DIR);
     const sql = postgres(url, { max: 1 });
     const tokens = async () => (await sql`select symbol from onchain.token`).map((r) => r.symbol);
