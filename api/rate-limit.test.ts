@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../lib/net.ts";
 import { cleanEnv, ROOT } from "../test/helpers/cli.ts";
+import { responseChecker } from "./testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "./testing/postgres.ts";
 
 // Two real `launchpad api` processes on one database: the budget is shared, not per process.
@@ -55,6 +56,7 @@ afterAll(async () => {
 describe("rate limit across API processes", () => {
   it("the 61st request in a minute is 429 with Retry-After, wherever it lands", async () => {
     const [a, b] = apis.map((x) => x.url) as [string, string];
+    const check = responseChecker((await (await fetch(`${a}/openapi.json`)).json()) as never);
     // Stay inside one window: start right after a reset when the current one nearly ended.
     const probe = await fetch(`${a}/AGENT.md`);
     const left = Number(probe.headers.get("ratelimit-reset"));
@@ -76,7 +78,9 @@ describe("rate limit across API processes", () => {
       const retry = Number(res.headers.get("retry-after"));
       expect(retry).toBeGreaterThanOrEqual(1);
       expect(retry).toBeLessThanOrEqual(60);
-      expect(await res.json()).toMatchObject({ ok: false, error: "rate_limited" });
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: false, error: "rate_limited" });
+      expect(check("/v2/agents", "get", 429, body)).toEqual([]);
     }
     // Liveness is never throttled.
     expect((await fetch(`${a}/health`)).status).toBe(200);

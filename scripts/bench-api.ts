@@ -10,7 +10,7 @@
  * each endpoint for SECONDS with CONNECTIONS keep-alive clients (undici) and prints requests/s
  * and p50/p99 latency, beside GET /health on the same server as the ceiling.
  *
- * Environment: TRADES, TOKENS, AGENTS, SECONDS, CONNECTIONS.
+ * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,11 +30,11 @@ const SCHEMA = "bench_onchain";
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 async function main() {
-  const trades = num("TRADES", 1_000_000);
-  const tokens = num("TOKENS", 200);
-  const agents = num("AGENTS", 1_000);
-  const seconds = num("SECONDS", 10);
-  const connections = num("CONNECTIONS", 32);
+  const trades = num("BENCH_TRADES", 1_000_000);
+  const tokens = num("BENCH_TOKENS", 200);
+  const agents = num("BENCH_AGENTS", 1_000);
+  const seconds = num("BENCH_SECONDS", 10);
+  const connections = num("BENCH_CONNECTIONS", 32);
   const dataDir = mkdtempSync(join(tmpdir(), "bench-api-"));
   const pg = await startEmbeddedPostgres({ dataDir });
   const sql = createSql(pg.url, { max: 4 });
