@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
-import type { Config } from "../lib/config.ts";
-import { ConfigError } from "../lib/config.ts";
+import { type Config, ConfigError, displayHost } from "../lib/config.ts";
 import { checkDatabase } from "../lib/db/client.ts";
 import { pipeLines } from "../lib/lines.ts";
 import { isPortFree } from "../lib/net.ts";
@@ -157,7 +156,7 @@ export async function runSupervisor(config: Config): Promise<void> {
 }
 
 async function checkPort(variable: string, host: string, port: number): Promise<void> {
-  if (!(await isPortFree(port, localHost(host)))) {
+  if (!(await isPortFree(port, displayHost(host)))) {
     throw new ConfigError(variable, `${host}:${port} is already in use`);
   }
 }
@@ -198,10 +197,6 @@ function banner(config: Config, databaseUrl: string): string {
   ];
   const lines = rows.map(([k, v]) => `  ${(k ?? "").padEnd(10)} ${v}`);
   return `\nlaunchpad is up (${config.LAUNCHPAD_ENV})\n${lines.join("\n")}\n  Ctrl-C stops everything.\n\n`;
-}
-
-function localHost(host: string): string {
-  return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
 }
 
 function errorText(e: unknown): string {

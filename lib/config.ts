@@ -100,6 +100,35 @@ const schema = z.object({
   BNB_USD_FEED_ADDRESS: address.default(MAINNET.bnbUsdFeed),
   LAUNCH_FACTORY_ADDRESS: address.optional(),
   SERVICE_REGISTRY_ADDRESS: address.optional(),
+
+  // Agent launch (issue 6). Operator endpoints answer only with this bearer token.
+  ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
+  // External services: unset URL = the local stand-in on its port (started by `launchpad start`).
+  STEWARD_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STEWARD_PORT: port.default(3011),
+  STEWARD_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  STEWARD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  STEWARD_MASTER_KEY: hash32.optional(),
+  LAUNCHPAD_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LAUNCHPAD_API_PORT: port.default(3012),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  RELAYER_PRIVATE_KEY: hash32.optional(),
+  SAFE_OWNERS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(",")
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(address))
+    .optional(),
+  SAFE_THRESHOLD: z.coerce.number().int().min(1).default(1),
+  LAUNCH_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
+  // Origins whose images skip the https and public-address rules (local stand-ins only).
+  LAUNCH_IMAGE_TRUSTED_ORIGINS: urlList.optional(),
+  // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
+  LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -152,6 +181,18 @@ export function loadConfig(
     throw new ConfigError(variable, issue?.message ?? "invalid");
   }
   const e = parsed.data;
+  if (e.LAUNCHPAD_ENV === "production" && e.LAUNCH_IMAGE_TRUSTED_ORIGINS?.length) {
+    throw new ConfigError(
+      "LAUNCH_IMAGE_TRUSTED_ORIGINS",
+      "is a local-mode relaxation, refused in production",
+    );
+  }
+  if (e.STEWARD_URL && (!e.STEWARD_API_KEY || !e.STEWARD_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      e.STEWARD_API_KEY ? "STEWARD_WEBHOOK_SECRET" : "STEWARD_API_KEY",
+      "must be set with STEWARD_URL",
+    );
+  }
   const devnet = !e.BSC_RPC_URL || e.BSC_RPC_URL.length === 0;
   const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
   const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
@@ -165,6 +206,7 @@ export function loadConfig(
   };
 }
 
-function displayHost(host: string): string {
+/** The address to reach a server bound to `host` from this machine (wildcards mean loopback). */
+export function displayHost(host: string): string {
   return host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
 }

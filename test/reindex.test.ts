@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { isolatedEnv, runCli, type Stack, startStack } from "./helpers/cli.ts";
+import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
+import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
 // `launchpad reindex` on a running service: reads through the views never fail and never see
 // an empty or half-built index while the new deployment backfills; then the views switch.
@@ -10,30 +9,11 @@ import { isolatedEnv, runCli, type Stack, startStack } from "./helpers/cli.ts";
 let stack: Stack | undefined;
 afterAll(async () => stack?.cleanup());
 
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 describe("launchpad reindex", () => {
   it("builds a new schema beside the live one and switches the views without interrupting reads", async () => {
     const env = await isolatedEnv();
     stack = await startStack(env);
-    const { port, password } = JSON.parse(
-      readFileSync(join(env.LAUNCHPAD_DATA_DIR, "postgres.json"), "utf8"),
-    );
-    const sql = postgres(`postgres://launchpad:${password}@127.0.0.1:${port}/launchpad`, {
-      max: 2,
-    });
+    const sql = postgres(embeddedPostgresUrl(env.LAUNCHPAD_DATA_DIR) ?? "", { max: 2 });
     const viewSource = async () => {
       const [row] = await sql`select view_definition as def from information_schema.views
         where table_schema = 'onchain' and table_name = 'token'`;

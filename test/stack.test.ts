@@ -10,7 +10,8 @@ import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
 import { predictTokenAddress, signCreateArgs } from "../devnet/create-args.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
 import { pairAddress } from "../lib/pair.ts";
-import { alive, isolatedEnv, runCli, type Stack, startStack } from "./helpers/cli.ts";
+import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
+import { alive, isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
 // These tests boot the whole service as a user would (`launchpad start`), in a temp data dir
 // with free ports, and stop it the way a terminal does (SIGINT to the process group).
@@ -102,22 +103,9 @@ function readRecord(dataDir: string): DeploymentRecord {
 }
 
 function embeddedUrl(dataDir: string): string {
-  const { port, password } = JSON.parse(readFileSync(join(dataDir, "postgres.json"), "utf8"));
-  return `postgres://launchpad:${password}@127.0.0.1:${port}/launchpad`;
-}
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const url = embeddedPostgresUrl(dataDir);
+  if (!url) throw new Error(`no embedded Postgres in ${dataDir}`);
+  return url;
 }
 
 describe("launchpad start", () => {
@@ -221,7 +209,7 @@ describe("launchpad start", () => {
     const first = await boot(env);
     const record = readRecord(env.LAUNCHPAD_DATA_DIR);
     const rpc = `http://127.0.0.1:${env.DEVNET_PORT}`;
-    const client = createPublicClient({ transport: http(rpc) });
+    const _client = createPublicClient({ transport: http(rpc) });
     await createServiceToken(rpc, record);
     const url = embeddedUrl(env.LAUNCHPAD_DATA_DIR);
     const sql = postgres(url, { max: 1 });

@@ -6,7 +6,6 @@ import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import {
-  type Deployment,
   dropDeployment,
   liveDeployment,
   nextSchemaName,

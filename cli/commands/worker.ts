@@ -11,7 +11,7 @@ export function workerCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("worker", config.LOG_LEVEL);
-      const worker = await startWorker({ databaseUrl: resolveDatabaseUrl(config), log });
+      const worker = await startWorker({ databaseUrl: resolveDatabaseUrl(config), log, config });
       log.info("worker ready");
       reportReady();
       onShutdown(log, () => worker.stop());

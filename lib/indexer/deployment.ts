@@ -1,3 +1,4 @@
+import type { TransactionSql } from "postgres";
 import type { Sql } from "../db/client.ts";
 import { getMeta, setMeta } from "../db/meta.ts";
 
@@ -26,7 +27,7 @@ export async function setLiveDeployment(sql: Sql, d: Deployment): Promise<void> 
 }
 
 /** Forgets the live deployment (after the chain was reset and every schema dropped). */
-export async function clearLiveDeployment(sql: Sql): Promise<void> {
+export async function clearLiveDeployment(sql: Sql | TransactionSql): Promise<void> {
   await sql`delete from app.meta where key = ${LIVE_KEY}`;
 }
 

@@ -3,7 +3,7 @@ import { readChainIdentity } from "../chain.ts";
 import type { Sql } from "../db/client.ts";
 import { getMeta, setMeta } from "../db/meta.ts";
 import type { Logger } from "../logger.ts";
-import { INDEXER_SCHEMA_PREFIX } from "./deployment.ts";
+import { clearLiveDeployment, INDEXER_SCHEMA_PREFIX } from "./deployment.ts";
 
 /**
  * Ties the index to the chain it was built from. Ponder caches RPC results in `ponder_sync`
@@ -35,7 +35,7 @@ export async function resetIndexIfChainChanged(p: {
          or schema_name in (${p.viewsSchema}, 'ponder_sync')`;
     await p.sql.begin(async (tx) => {
       for (const { name } of schemas) await tx.unsafe(`drop schema if exists "${name}" cascade`);
-      await tx`delete from app.meta where key = 'indexer.live'`;
+      await clearLiveDeployment(tx);
     });
     reset = true;
   }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import postgresJs from "postgres";
@@ -24,6 +25,41 @@ export type StartEmbeddedPostgresReturnType = {
 const USER = "launchpad";
 const DATABASE = "launchpad";
 
+/** Where a data directory's embedded Postgres keeps its port and password. */
+function stateFile(dataDir: string): string {
+  return join(dataDir, "postgres.json");
+}
+
+function pidFile(dataDir: string): string {
+  return join(dataDir, "run", "postgres.pid");
+}
+
+/**
+ * The URL of a data directory's embedded Postgres, from the port and password it recorded, or
+ * undefined when it has never run. Other processes (a role started by hand, tests) use it.
+ */
+export function embeddedPostgresUrl(dataDir: string): string | undefined {
+  try {
+    const { port, password } = JSON.parse(readFileSync(stateFile(dataDir), "utf8")) as {
+      port: number;
+      password: string;
+    };
+    return `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the embedded Postgres of `dataDir` runs (its pid file names a live process). */
+export function embeddedPostgresRuns(dataDir: string): boolean {
+  try {
+    process.kill(Number(readFileSync(pidFile(dataDir), "utf8")), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Starts the embedded Postgres for a data directory, creating the cluster on first use.
  * The port is remembered in the data dir so restarts keep the same URL, and a port taken
@@ -37,8 +73,8 @@ export async function startEmbeddedPostgres(
   p: StartEmbeddedPostgresParameters,
 ): Promise<StartEmbeddedPostgresReturnType> {
   const clusterDir = join(p.dataDir, "postgres");
-  const statePath = join(p.dataDir, "postgres.json");
-  const pidPath = join(p.dataDir, "run", "postgres.pid");
+  const statePath = stateFile(p.dataDir);
+  const pidPath = pidFile(p.dataDir);
   await mkdir(dirname(pidPath), { recursive: true });
   // A supervisor killed with SIGKILL leaves its postgres running on the cluster: stop it.
   await killStale(pidPath, "postgres");

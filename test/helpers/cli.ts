@@ -157,3 +157,18 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+/** Polls `fn` until it returns something other than undefined (errors count as undefined). */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,78 @@
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { Command } from "commander";
+import type { Hono } from "hono";
+import { devnetAccounts } from "../../devnet/accounts.ts";
+import { readDeploymentRecord } from "../../devnet/record.ts";
+import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { createLogger, type Logger } from "../../lib/logger.ts";
+import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
+import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+
+function listen(app: Hono, port: number, variable: string, log: Logger) {
+  return new Promise<{ close: () => Promise<void> }>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port }, () => {
+      server.off("error", reject);
+      resolve({ close: () => new Promise<void>((r) => server.close(() => r())) });
+    });
+    server.once("error", (error) => {
+      if (isAddressInUse(error))
+        reject(new ConfigError(variable, `127.0.0.1:${port} is already in use`));
+      else reject(error);
+    });
+    log.debug({ port }, "listening");
+  });
+}
+
+/** `launchpad steward`: the local stand-in of the steward signer (local mode only). */
+export function stewardCommand(): Command {
+  return new Command("steward")
+    .description("run the local stand-in of the steward signer on 127.0.0.1:STEWARD_PORT")
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("steward", config.LOG_LEVEL);
+      const s = resolveServices(config);
+      const { createStewardApp } = await import("../../services/steward/server.ts");
+      const app = createStewardApp({
+        rpcUrl: config.rpcUrls[0] as string,
+        chainId: 56,
+        apiKey: s.steward.apiKey,
+        webhookBaseUrl: config.apiUrl,
+        webhookSecret: s.steward.webhookSecret,
+        storePath: join(config.dataDir, "steward", "store.json"),
+        masterKey: stewardMasterKey(config),
+        log,
+      });
+      const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
+      log.info({ url: s.steward.url }, "steward stand-in listening");
+      reportReady();
+      onShutdown(log, server.close);
+    });
+}
+
+/** `launchpad launchpad-api`: the local four.meme-compatible API (devnet only). */
+export function launchpadApiCommand(): Command {
+  return new Command("launchpad-api")
+    .description("run the local four.meme-compatible launchpad API on 127.0.0.1:LAUNCHPAD_API_PORT")
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("launchpad-api", config.LOG_LEVEL);
+      const record = readDeploymentRecord(config.dataDir);
+      if (!record)
+        throw new Error(`no devnet deployment record in ${config.dataDir}: start the devnet first`);
+      const s = resolveServices(config);
+      const { createLaunchpadApp } = await import("../../services/launchpad-api/server.ts");
+      const app = createLaunchpadApp({
+        rpcUrl: config.rpcUrls[0] as string,
+        record,
+        signer: devnetAccounts().launchpadSigner,
+        baseUrl: s.launchpadApi.url,
+        dir: join(config.dataDir, "launchpad-api", "img"),
+        log,
+      });
+      const server = await listen(app, config.LAUNCHPAD_API_PORT, "LAUNCHPAD_API_PORT", log);
+      log.info({ url: s.launchpadApi.url }, "launchpad API stand-in listening");
+      reportReady();
+      onShutdown(log, server.close);
+    });
+}
