@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, createWalletClient, defineChain, http, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { devnetAccounts } from "../devnet/accounts.ts";
+import { readDeploymentRecord } from "../devnet/record.ts";
 import { type SeedDevnetReturnType, seedDevnet } from "../devnet/seed.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { isolatedEnv, type Stack, startStack } from "../test/helpers/cli.ts";
@@ -21,12 +24,15 @@ let sql: Sql;
 let app: App;
 let seed: SeedDevnetReturnType;
 let check: ReturnType<typeof responseChecker>;
+let rpcUrl: string;
+let dataDir: string;
 const v = (name: string) => sql`${sql("onchain")}.${sql(name)}`;
 
 beforeAll(async () => {
   const env = await isolatedEnv();
   stack = await startStack(env);
-  const rpcUrl = `http://127.0.0.1:${env.DEVNET_PORT}`;
+  rpcUrl = `http://127.0.0.1:${env.DEVNET_PORT}`;
+  dataDir = env.LAUNCHPAD_DATA_DIR;
   seed = await seedDevnet({ rpcUrl, dataDir: env.LAUNCHPAD_DATA_DIR, tokens: 3, trades: 40 });
   const head = await createPublicClient({ transport: http(rpcUrl) }).getBlockNumber();
   const pg = JSON.parse(readFileSync(join(env.LAUNCHPAD_DATA_DIR, "postgres.json"), "utf8"));
@@ -147,6 +153,44 @@ describe("trades", () => {
     expect(keys).toEqual([...keys].sort((a, b) => (b > a ? 1 : b < a ? -1 : 0)));
     expect(new Set(keys).size).toBe(keys.length);
     expect(new Set(seen.map((t) => t.venue))).toEqual(new Set(["curve", "dex"]));
+  });
+
+  it("a page after a cursor does not move while new trades arrive", async () => {
+    const token = lower(seed.tokens[1] ?? "");
+    const pages = async (cursor?: string) =>
+      (await get(`/tokens/${token}/trades?limit=3${cursor ? `&cursor=${cursor}` : ""}`, T)).body
+        .data;
+    const first = await pages();
+    const secondBefore = await pages(first.nextCursor);
+    // A new curve buy, mined and indexed.
+    const record = readDeploymentRecord(dataDir);
+    const chain = defineChain({
+      id: 56,
+      name: "devnet",
+      nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const buyer = devnetAccounts().external[0];
+    if (!record || !buyer) throw new Error("no devnet record or account");
+    const wallet = createWalletClient({ account: buyer, chain, transport: http(rpcUrl) });
+    const hash = await wallet.writeContract({
+      address: record.contracts.tokenManager2,
+      abi: tokenManager2Abi,
+      functionName: "buyTokenAMAP",
+      args: [token as `0x${string}`, parseEther("0.01"), 0n],
+      value: parseEther("0.01"),
+      gas: 400_000n,
+    });
+    for (let i = 0; ; i++) {
+      const [row] = await sql`select 1 from ${v("trade")} where tx_hash = ${hash}`;
+      if (row) break;
+      if (i > 200) throw new Error("the new trade was not indexed");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(await pages(first.nextCursor)).toEqual(secondBefore);
+    const fresh = await pages();
+    expect(fresh.items[0].txHash).toBe(hash);
+    expect(fresh.items[1]).toEqual(first.items[0]);
   });
 
   it.each(["limit=0", "limit=101", "cursor=abc!", "cursor=Zm9v", "cursor="])(
