@@ -1,0 +1,281 @@
+// `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 40]`
+// Generates K curve trades over N registered tokens on a throwaway devnet, then prints:
+// backfill throughput of `ponder start` (events/s), live lag from a block being mined to its
+// trades being visible (p50, p99), and the raw eth_getLogs rate of the same node (the ceiling).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+  toHex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
+import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { devnetAccounts } from "../devnet/accounts.ts";
+import { anvilBinary, DEVNET_MNEMONIC } from "../devnet/anvil.ts";
+import { predictTokenAddress, signCreateArgs } from "../devnet/create-args.ts";
+import { deployDevnet } from "../devnet/deploy.ts";
+import { freePort } from "../lib/net.ts";
+import { pairAddress } from "../lib/pair.ts";
+import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { startPonder } from "../test/indexer/ponder.ts";
+
+const { values } = parseArgs({
+  options: {
+    trades: { type: "string", default: "100000" },
+    tokens: { type: "string", default: "200" },
+    "per-block": { type: "string", default: "500" },
+    "live-blocks": { type: "string", default: "40" },
+  },
+});
+const TRADES = Number(values.trades);
+const TOKENS = Number(values.tokens);
+const PER_BLOCK = Number(values["per-block"]);
+const LIVE_BLOCKS = Number(values["live-blocks"]);
+const TRADERS = 100;
+
+const dataDir = mkdtempSync(join(tmpdir(), "bench-indexer-"));
+const port = await freePort();
+// Own anvil: no automine (blocks are mined in batches) and a large block gas limit.
+const anvil = spawn(
+  anvilBinary(),
+  ["--port", String(port), "--chain-id", "56", "--mnemonic", DEVNET_MNEMONIC, "--silent"].concat([
+    "--no-mining",
+    "--gas-limit",
+    "2000000000",
+    "--balance",
+    "100000000",
+  ]),
+  { stdio: "ignore" },
+);
+const rpcUrl = `http://127.0.0.1:${port}`;
+const client = createPublicClient({ transport: http(rpcUrl, { timeout: 120_000 }) });
+const test = createTestClient({ mode: "anvil", transport: http(rpcUrl, { timeout: 120_000 }) });
+for (let i = 0; ; i++) {
+  if (await client.getChainId().catch(() => 0)) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const cleanup = async () => {
+  anvil.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+};
+
+try {
+  await test.setAutomine(true);
+  const record = await deployDevnet({ rpcUrl, dataDir });
+  await test.setAutomine(false);
+  const c = record.contracts;
+  const roles = devnetAccounts();
+  const gasPrice = (await client.getGasPrice()) * 2n;
+  const nonces = new Map<Address, number>();
+  type Acct = ReturnType<typeof privateKeyToAccount> | (typeof roles)["relayer"];
+  const raw = async (from: Acct, to: Address, data: Hex, value = 0n, gas = 400_000n) => {
+    const nonce = nonces.get(from.address) ?? 0;
+    nonces.set(from.address, nonce + 1);
+    return from.signTransaction({
+      to,
+      data,
+      value,
+      gas,
+      gasPrice,
+      nonce,
+      chainId: 56,
+      type: "legacy",
+    });
+  };
+  const sendAll = async (txs: Hex[]) => {
+    for (let i = 0; i < txs.length; i += 200) {
+      await Promise.all(
+        txs
+          .slice(i, i + 200)
+          .map((tx) => client.request({ method: "eth_sendRawTransaction", params: [tx] })),
+      );
+    }
+  };
+  const mine = () => test.mine({ blocks: 1 });
+  const key = (l: string) => privateKeyToAccount(keccak256(toHex(`bench:${l}`)));
+  nonces.set(
+    roles.relayer.address,
+    await client.getTransactionCount({ address: roles.relayer.address }),
+  );
+
+  // Tokens: registered, then created, in batches.
+  const t0 = Date.now();
+  const creators = Array.from({ length: TOKENS }, (_, i) => key(`creator${i}`));
+  const traders = Array.from({ length: TRADERS }, (_, i) => key(`trader${i}`));
+  for (const a of [...creators, ...traders]) {
+    await test.setBalance({ address: a.address, value: parseEther("1000000") });
+  }
+  const tokens: Address[] = [];
+  const reg: Hex[] = [];
+  const create: Hex[] = [];
+  for (let i = 0; i < TOKENS; i++) {
+    const creator = creators[i] as Acct;
+    const args = {
+      name: `Bench ${i}`,
+      symbol: `B${i}`,
+      requestId: BigInt(i + 1),
+      creator: creator.address,
+      treasury: key(`treasury${i}`).address,
+    };
+    const token = await predictTokenAddress({
+      client,
+      tokenDeployer: c.tokenDeployer,
+      tokenManager: c.tokenManager2,
+      platform: record.accounts.platform,
+      dexFactory: c.uniswapV2Factory,
+      wbnb: c.wbnb,
+      pairInitCodeHash: record.pairInitCodeHash,
+      args,
+    });
+    tokens.push(token);
+    const pair = pairAddress({
+      factory: c.uniswapV2Factory,
+      token,
+      wbnb: c.wbnb,
+      initCodeHash: record.pairInitCodeHash,
+    });
+    reg.push(
+      await raw(
+        roles.relayer,
+        c.serviceRegistry,
+        encodeFunctionData({
+          abi: serviceRegistryAbi,
+          functionName: "registerToken",
+          args: [token, pair, creator.address, args.treasury, 0n],
+        }),
+        0n,
+        200_000n,
+      ),
+    );
+    const signed = await signCreateArgs({
+      ...args,
+      signer: roles.launchpadSigner,
+      chainId: 56,
+      tokenManager: c.tokenManager2,
+    });
+    create.push(
+      await raw(
+        creator,
+        c.tokenManager2,
+        encodeFunctionData({
+          abi: tokenManager2Abi,
+          functionName: "createToken",
+          args: [signed.args, signed.signature],
+        }),
+        BigInt(record.params.launchFee),
+        6_000_000n,
+      ),
+    );
+  }
+  await sendAll(reg);
+  await mine();
+  await sendAll(create);
+  await mine();
+
+  const buy = (i: number) => {
+    const trader = traders[i % TRADERS] as Acct;
+    const token = tokens[i % TOKENS] as Address;
+    const funds = parseEther("0.001") + BigInt(i % 97) * 10n ** 14n;
+    return raw(
+      trader,
+      c.tokenManager2,
+      encodeFunctionData({
+        abi: tokenManager2Abi,
+        functionName: "buyTokenAMAP",
+        args: [token, funds, 0n],
+      }),
+      funds,
+      300_000n,
+    );
+  };
+  for (let done = 0; done < TRADES; done += PER_BLOCK) {
+    const batch: Hex[] = [];
+    for (let i = done; i < Math.min(TRADES, done + PER_BLOCK); i++) batch.push(await buy(i));
+    await sendAll(batch);
+    await mine();
+  }
+  // Past Ponder's 30-block finality window: everything above is backfill.
+  await test.mine({ blocks: 31 });
+  const head = Number(await client.getBlockNumber({ cacheTime: 0 }));
+  console.log(
+    `generated ${TRADES} trades over ${TOKENS} tokens in ${head} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+
+  // Ceiling: raw eth_getLogs over the same range, in Ponder-sized chunks.
+  const g0 = performance.now();
+  let logCount = 0;
+  for (let from = record.deployedAtBlock; from <= head; from += 1000) {
+    const logs = await client.request({
+      method: "eth_getLogs",
+      params: [{ fromBlock: toHex(from), toBlock: toHex(Math.min(head, from + 999)) }],
+    });
+    logCount += (logs as unknown[]).length;
+  }
+  const getLogsSec = (performance.now() - g0) / 1000;
+  console.log(
+    `eth_getLogs ceiling: ${logCount} logs in ${getLogsSec.toFixed(2)} s = ${Math.round(logCount / getLogsSec)} logs/s`,
+  );
+
+  const pg = await startEmbeddedPostgres({ dataDir });
+  const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
+  try {
+    const p0 = performance.now();
+    const run = await startPonder({
+      databaseUrl: pg.url,
+      dataDir,
+      devnetPort: port,
+      schema: "bench",
+    });
+    await run.waitFor(head, 3_600_000);
+    const backfillSec = (performance.now() - p0) / 1000;
+    // Events Ponder handled: registrations + every Transfer of a service token (one per trade, plus mints).
+    const [counts] =
+      await sql`select (select count(*) from bench.trade)::int as trades, (select count(*) from bench.token)::int as tokens`;
+    const events = (counts?.tokens ?? 0) * 2 + (counts?.trades ?? 0);
+    console.log(
+      `backfill: ${counts?.trades} trades, ${events} events in ${backfillSec.toFixed(1)} s (process start included) = ${Math.round(events / backfillSec)} events/s`,
+    );
+
+    // Live: mine blocks of trades one at a time and time until they are in the trade table.
+    const lags: number[] = [];
+    const perLiveBlock = 20;
+    for (let b = 0; b < LIVE_BLOCKS; b++) {
+      const batch: Hex[] = [];
+      for (let i = 0; i < perLiveBlock; i++) batch.push(await buy(TRADES + b * perLiveBlock + i));
+      await sendAll(batch);
+      const m0 = performance.now();
+      await mine();
+      const n = Number(await client.getBlockNumber({ cacheTime: 0 }));
+      for (;;) {
+        const [r] = await sql`select count(*)::int as n from bench.trade where block_number = ${n}`;
+        if ((r?.n ?? 0) >= perLiveBlock) break;
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      lags.push(performance.now() - m0);
+    }
+    lags.sort((a, b) => a - b);
+    const q = (p: number) =>
+      lags[Math.min(lags.length - 1, Math.floor(p * lags.length))]?.toFixed(0);
+    console.log(
+      `live lag (block mined -> its ${perLiveBlock} trades in the table, ${LIVE_BLOCKS} blocks): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`,
+    );
+    await run.kill();
+  } finally {
+    await sql.end({ timeout: 1 });
+    await pg.stop();
+  }
+} finally {
+  await cleanup();
+}
