@@ -6,6 +6,7 @@ import type { Sql } from "../lib/db/client.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./env.ts";
 import { HttpError, renderError } from "./errors.ts";
+import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.ts";
 import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
@@ -28,6 +29,8 @@ export type CreateAppParameters = {
   startedAt?: number;
   /** Reads the chain head for the indexer status; by default `eth_blockNumber` on the RPC. */
   headBlock?: HeadBlockReader;
+  /** Agent launch, operator, webhook and MCP endpoints (issue 6); absent in read-only tests. */
+  launch?: LaunchFeatures;
 };
 
 /**
@@ -102,6 +105,7 @@ export function createApp(p: CreateAppParameters) {
   registerTokens(app, deps);
   registerMarket(app, deps);
   registerLaunches(app, deps);
+  if (p.launch) registerLaunchFeatures(app, { sql: p.sql, features: p.launch });
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

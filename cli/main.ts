@@ -1,9 +1,12 @@
 import { Command } from "commander";
 import { ConfigError } from "../lib/config.ts";
+import { agentsCommand, keysCommand } from "./commands/agents.ts";
 import { apiCommand } from "./commands/api.ts";
 import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { reindexCommand } from "./commands/reindex.ts";
+import { launchpadApiCommand, stewardCommand } from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
 import { workerCommand } from "./commands/worker.ts";
 
@@ -15,7 +18,12 @@ const program = new Command("launchpad")
   .addCommand(workerCommand())
   .addCommand(indexerCommand())
   .addCommand(devnetCommand())
-  .addCommand(reindexCommand());
+  .addCommand(reindexCommand())
+  .addCommand(agentsCommand())
+  .addCommand(keysCommand())
+  .addCommand(mcpCommand())
+  .addCommand(stewardCommand())
+  .addCommand(launchpadApiCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -28,12 +28,24 @@ export const SUPERVISOR_LIMITS = {
  * API is not: a crash there is a bug that must be seen, so it fails the whole start.
  */
 const ROLES = [
+  // Local stand-ins of the external services (only when their URL is not configured).
+  { role: "steward", restartable: true },
+  { role: "launchpad-api", restartable: true },
   { role: "indexer", restartable: true },
   { role: "worker", restartable: true },
   { role: "api", restartable: false },
 ] as const;
 
 type Role = (typeof ROLES)[number]["role"];
+
+/** The roles this configuration runs: a stand-in only where no real service is configured. */
+function activeRoles(config: Config): Role[] {
+  return ROLES.map((r) => r.role).filter((role) => {
+    if (role === "steward") return !config.STEWARD_URL;
+    if (role === "launchpad-api") return !config.LAUNCHPAD_API_URL && config.devnet;
+    return true;
+  });
+}
 type Managed = { role: Role; child: ChildProcess; tail: string[]; restarts: number[] };
 type ReadyMessage = { type?: string };
 
@@ -69,6 +81,9 @@ export async function runSupervisor(config: Config): Promise<void> {
   try {
     await checkPort("PORT", config.HOST, config.PORT);
     await checkPort("PONDER_PORT", "127.0.0.1", config.PONDER_PORT);
+    if (!config.STEWARD_URL) await checkPort("STEWARD_PORT", "127.0.0.1", config.STEWARD_PORT);
+    if (!config.LAUNCHPAD_API_URL && config.devnet)
+      await checkPort("LAUNCHPAD_API_PORT", "127.0.0.1", config.LAUNCHPAD_API_PORT);
     if (config.devnet) {
       // An anvil left by a supervisor killed with SIGKILL still holds the devnet port.
       await killStale(join(config.dataDir, "run", "anvil.pid"), "anvil");
@@ -128,7 +143,12 @@ export async function runSupervisor(config: Config): Promise<void> {
         const restartable = ROLES.find((r) => r.role === role)?.restartable;
         const now = Date.now();
         const recent = m.restarts.filter((t) => now - t < SUPERVISOR_LIMITS.restartWindowMs);
-        if (restartable && recent.length < SUPERVISOR_LIMITS.maxRestarts) {
+        // Crash tests (test mode only) kill the worker more often than a real failure would.
+        const maxRestarts =
+          config.LAUNCHPAD_ENV === "test" && process.env.LAUNCHPAD_TEST_MAX_RESTARTS
+            ? Number(process.env.LAUNCHPAD_TEST_MAX_RESTARTS)
+            : SUPERVISOR_LIMITS.maxRestarts;
+        if (restartable && recent.length < maxRestarts) {
           say("launchpad", `${role} exited (${signal ?? `code ${code}`}); restarting`);
           launch(role, [...recent, now]);
           return;
@@ -140,9 +160,10 @@ export async function runSupervisor(config: Config): Promise<void> {
       });
       managed.set(role, m);
     };
-    for (const { role } of ROLES) launch(role);
+    const roles = activeRoles(config);
+    for (const role of roles) launch(role);
 
-    await waitForReady(ready, () => stopping);
+    await waitForReady(ready, roles, () => stopping);
     if (stopping) return;
     process.stdout.write(banner(config, databaseUrl));
   } catch (error) {
@@ -174,11 +195,15 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Waits until every role has reported ready over its IPC channel. */
-async function waitForReady(ready: Set<Role>, cancelled: () => boolean): Promise<void> {
+async function waitForReady(
+  ready: Set<Role>,
+  roles: Role[],
+  cancelled: () => boolean,
+): Promise<void> {
   const deadline = Date.now() + SUPERVISOR_LIMITS.readyTimeoutMs;
-  while (!cancelled() && ready.size < ROLES.length) {
+  while (!cancelled() && roles.some((r) => !ready.has(r))) {
     if (Date.now() > deadline) {
-      const missing = ROLES.map((r) => r.role).filter((r) => !ready.has(r));
+      const missing = roles.filter((r) => !ready.has(r));
       throw new Error(`${missing.join(", ")} did not become ready in time`);
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -193,6 +218,12 @@ function banner(config: Config, databaseUrl: string): string {
     ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
     ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
+    ["Steward", config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT} (local stand-in)`],
+    [
+      "Launchpad",
+      config.LAUNCHPAD_API_URL ??
+        `http://127.0.0.1:${config.LAUNCHPAD_API_PORT} (local four.meme-compatible stand-in)`,
+    ],
     ["Data dir", config.dataDir],
   ];
   const lines = rows.map(([k, v]) => `  ${(k ?? "").padEnd(10)} ${v}`);

@@ -1,10 +1,17 @@
 import { PgBoss } from "pg-boss";
+import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import type { Logger } from "../lib/logger.ts";
+import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 
-export type StartWorkerParameters = { databaseUrl: string; log: Logger };
+export type StartWorkerParameters = {
+  databaseUrl: string;
+  log: Logger;
+  /** With a configuration, the launch saga runs here too. */
+  config?: Config;
+};
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
 /**
@@ -15,7 +22,7 @@ export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
  * await worker.stop();
  */
 export async function startWorker(p: StartWorkerParameters): Promise<StartWorkerReturnType> {
-  const sql = createSql(p.databaseUrl, { max: 2, appName: "launchpad-worker" });
+  const sql = createSql(p.databaseUrl, { max: 6, appName: "launchpad-worker" });
   await migrate(sql);
   const boss = new PgBoss({
     connectionString: p.databaseUrl,
@@ -25,9 +32,13 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
   });
   boss.on("error", (error: unknown) => p.log.error({ err: error }, "pg-boss error"));
   await boss.start();
+  const stopLaunch = p.config
+    ? await startLaunchWorker({ boss, sql, config: p.config, log: p.log })
+    : undefined;
   return {
     boss,
     stop: async () => {
+      await stopLaunch?.();
       await boss.stop({ graceful: true, timeout: JOB_LIMITS.stopTimeoutMs });
       await sql.end({ timeout: 5 });
     },

@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { createApp } from "../../api/app.ts";
+import { launchFeaturesFromConfig } from "../../api/launch/register.ts";
 import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
@@ -15,13 +16,16 @@ export function apiCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("api", config.LOG_LEVEL);
-      const sql = createSql(resolveDatabaseUrl(config), { appName: "launchpad-api" });
+      const databaseUrl = resolveDatabaseUrl(config);
+      const sql = createSql(databaseUrl, { appName: "launchpad-api" });
       await migrate(sql);
+      const launch = launchFeaturesFromConfig(config, databaseUrl, sql);
       const app = createApp({
         logger: log,
         env: config.LAUNCHPAD_ENV,
         sql,
         settings: apiSettings(config),
+        launch: launch.features,
       });
       const server = await startServer({
         app,
@@ -37,6 +41,7 @@ export function apiCommand(): Command {
       reportReady();
       onShutdown(log, async () => {
         await server.close();
+        await launch.stop();
         await sql.end({ timeout: 5 });
       });
     });

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { deploymentRecordPath, readDeploymentRecord } from "../../devnet/record.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { SAMPLE_PATHS } from "../../services/launchpad-api/sample-image.ts";
 import { onShutdown } from "../lifecycle.ts";
 
 export function devnetCommand(): Command {
@@ -33,7 +34,11 @@ export function devnetCommand(): Command {
         );
       }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+        // sampleImageUrl: an image the local launchpad stand-in hosts, for a first launch.
+        const sampleImageUrl = config.LAUNCHPAD_API_URL
+          ? undefined
+          : `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}${SAMPLE_PATHS.image}`;
+        process.stdout.write(`${JSON.stringify({ ...record, sampleImageUrl }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`chain ${record.chainId} at ${record.rpcUrl}\n`);

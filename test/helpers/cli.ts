@@ -46,6 +46,8 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     PORT: String(await freePort()),
     PONDER_PORT: String(await freePort()),
     DEVNET_PORT: String(await freePort()),
+    STEWARD_PORT: String(await freePort()),
+    LAUNCHPAD_API_PORT: String(await freePort()),
   };
 }
 

@@ -1,0 +1,107 @@
+import { timingSafeEqual } from "node:crypto";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError } from "../errors.ts";
+
+/** Operator-only requests: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
+function adminAuth(token: string | undefined): MiddlewareHandler {
+  const want = token ? Buffer.from(token) : undefined;
+  return async function adminAuthMiddleware(c, next) {
+    if (!want)
+      throw new HttpError("not_found", {
+        message: "the operator API is off (ADMIN_TOKEN is not set)",
+      });
+    const got = Buffer.from(
+      /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "",
+    );
+    if (got.length !== want.length || !timingSafeEqual(got, want)) {
+      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
+    }
+    await next();
+  };
+}
+
+const CreateBody = z.object({
+  name: z.string().min(1).max(32),
+  expiresAt: z.iso.datetime().optional(),
+});
+const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() }).optional();
+
+async function json<T extends z.ZodType>(schema: T, text: string): Promise<z.infer<T>> {
+  let raw: unknown;
+  try {
+    raw = text ? JSON.parse(text) : undefined;
+  } catch {
+    throw new HttpError("validation_failed", { message: "the body is not JSON" });
+  }
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    throw new HttpError("validation_failed", {
+      message: r.error.issues
+        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+        .join("; "),
+      details: r.error.issues.map((i) => ({
+        path: i.path.join(".") || "(root)",
+        message: i.message,
+      })),
+    });
+  }
+  return r.data;
+}
+
+const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: Date | null }) => ({
+  ok: true as const,
+  data: {
+    agentId: k.agentId,
+    keyId: k.keyId,
+    apiKey: k.apiKey,
+    scope: "launch:*",
+    expiresAt: k.expiresAt?.toISOString() ?? null,
+  },
+});
+
+/**
+ * Operator endpoints (not in the public OpenAPI): register an agent, rotate and revoke its
+ * key. The new key is in the response once and never again; it is never logged.
+ *
+ * @example
+ * registerAdmin(app, { sql, adminToken: config.ADMIN_TOKEN });
+ */
+export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
+  const auth = adminAuth(d.adminToken);
+  const known = async <T>(fn: () => Promise<T>) => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof UnknownAgentError)
+        throw new HttpError("not_found", { message: error.message });
+      throw error;
+    }
+  };
+  app.post("/v2/admin/agents", auth, async (c) => {
+    const b = await json(CreateBody, await c.req.text());
+    const k = await createAgent(d.sql, {
+      name: b.name,
+      expiresAt: b.expiresAt ? new Date(b.expiresAt) : undefined,
+    });
+    return c.json(issued(k), 201);
+  });
+  app.post("/v2/admin/agents/:agentId/keys/rotate", auth, async (c) => {
+    const b = await json(KeyBody, await c.req.text());
+    const k = await known(() =>
+      rotateKey(d.sql, {
+        agentId: c.req.param("agentId"),
+        expiresAt: b?.expiresAt ? new Date(b.expiresAt) : undefined,
+      }),
+    );
+    return c.json(issued(k), 200);
+  });
+  app.post("/v2/admin/agents/:agentId/keys/revoke", auth, async (c) => {
+    const revoked = await known(() => revokeKeys(d.sql, { agentId: c.req.param("agentId") }));
+    return c.json({ ok: true as const, data: { agentId: c.req.param("agentId"), revoked } }, 200);
+  });
+}

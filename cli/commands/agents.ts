@@ -1,0 +1,86 @@
+import { Command } from "commander";
+import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createSql, type Sql } from "../../lib/db/client.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+
+async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = createSql(resolveDatabaseUrl(loadConfig()), { max: 1, appName: "launchpad-cli" });
+  try {
+    await migrate(sql);
+    return await fn(sql);
+  } catch (error) {
+    if (error instanceof UnknownAgentError) {
+      process.stderr.write(`launchpad: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+function expiry(value: string | undefined): Date | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw new Error(`--expires-at ${value} is not a date`);
+  return d;
+}
+
+function printKey(k: { agentId: string; apiKey: string; expiresAt: Date | null }, json?: boolean) {
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({ agentId: k.agentId, apiKey: k.apiKey, scope: "launch:*", expiresAt: k.expiresAt?.toISOString() ?? null })}\n`,
+    );
+    return;
+  }
+  process.stdout.write(`agentId  ${k.agentId}\napiKey   ${k.apiKey}\n`);
+  process.stdout.write("The key is shown once: store it now (only its hash is kept).\n");
+}
+
+/** `launchpad agents create --name <n> [--json] [--expires-at <iso>]`. */
+export function agentsCommand(): Command {
+  const agents = new Command("agents").description("register agents (operators)");
+  agents
+    .command("create")
+    .description("register an agent and print its agentId and API key (shown once)")
+    .requiredOption("--name <name>", "the agent's name (1-32 characters)")
+    .option("--expires-at <date>", "key expiry (ISO 8601)")
+    .option("--json", "print JSON")
+    .action(async (o: { name: string; expiresAt?: string; json?: boolean }) => {
+      if (o.name.length < 1 || o.name.length > 32)
+        throw new Error("--name must be 1-32 characters");
+      const k = await withDb((sql) =>
+        createAgent(sql, { name: o.name, expiresAt: expiry(o.expiresAt) }),
+      );
+      printKey(k, o.json);
+    });
+  return agents;
+}
+
+/** `launchpad keys rotate|revoke --agent <id>`. */
+export function keysCommand(): Command {
+  const keys = new Command("keys").description("rotate or revoke agent API keys (operators)");
+  keys
+    .command("rotate")
+    .description("issue a new key for the agent; every older key stops working at once")
+    .requiredOption("--agent <id>", "agentId")
+    .option("--expires-at <date>", "key expiry (ISO 8601)")
+    .option("--json", "print JSON")
+    .action(async (o: { agent: string; expiresAt?: string; json?: boolean }) => {
+      const k = await withDb((sql) =>
+        rotateKey(sql, { agentId: o.agent, expiresAt: expiry(o.expiresAt) }),
+      );
+      printKey(k, o.json);
+    });
+  keys
+    .command("revoke")
+    .description("revoke every key of the agent")
+    .requiredOption("--agent <id>", "agentId")
+    .action(async (o: { agent: string }) => {
+      const n = await withDb((sql) => revokeKeys(sql, { agentId: o.agent }));
+      process.stdout.write(`revoked ${n} key${n === 1 ? "" : "s"} of ${o.agent}\n`);
+    });
+  return keys;
+}

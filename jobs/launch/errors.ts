@@ -1,0 +1,38 @@
+import { ImageCheckError } from "../../api/launch/image-check.ts";
+import { UpstreamError } from "../../services/http.ts";
+
+/** The launch endpoint codes a failed saga can end with (SPEC.md "Errors"). */
+export type SagaErrorCode = "LAUNCHPAD_ERROR" | "ORCHESTRATOR_UNAVAIL";
+
+/** A step failure with the code the launch request answers with. */
+export class SagaError extends Error {
+  override name = "SagaError";
+  readonly code: SagaErrorCode;
+  constructor(code: SagaErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/**
+ * Maps any step failure to a launch error: the launchpad API (and createToken itself)
+ * failing is 502 LAUNCHPAD_ERROR; the signer, the chain or our own infrastructure is 503.
+ */
+export function classify(error: unknown, step: string): SagaError {
+  if (error instanceof SagaError) return error;
+  if (error instanceof UpstreamError) {
+    const code = error.service === "launchpad" ? "LAUNCHPAD_ERROR" : "ORCHESTRATOR_UNAVAIL";
+    return new SagaError(
+      code,
+      `${step}: ${error.message}${error.details ? ` (${error.details.slice(0, 200)})` : ""}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof ImageCheckError) {
+    return new SagaError("LAUNCHPAD_ERROR", `${step}: image upload failed: ${error.message}`, {
+      cause: error,
+    });
+  }
+  const message = (error as Error)?.message?.split("\n")[0] ?? String(error);
+  return new SagaError("ORCHESTRATOR_UNAVAIL", `${step}: ${message}`, { cause: error });
+}

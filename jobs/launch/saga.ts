@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import type { SagaContext } from "./context.ts";
+import { classify } from "./errors.ts";
+import { maybeKill } from "./kill-points.ts";
+import { LAUNCH_LIMITS, SAGA_STEPS } from "./limits.ts";
+import { recordStep, type SagaRow } from "./row.ts";
+import { STEPS } from "./steps.ts";
+
+const WORKER_ID = `${process.pid}:${randomUUID().slice(0, 8)}`;
+
+/**
+ * Runs (or resumes) the launch saga of one agent. Claims the saga's lease first, so exactly
+ * one worker runs it; renews the lease while it runs; every step is recorded before and after
+ * and skips itself when the chain or the upstream already shows it done. On success the
+ * agent is launched; on failure the saga and the agent are marked failed with the code the
+ * launch request answers with.
+ *
+ * @example
+ * await runSaga(ctx, agentId); // from the pg-boss handler
+ */
+export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> {
+  const { sql } = ctx;
+  const [saga] = await sql<SagaRow[]>`
+    update app.launch_sagas
+    set lease_owner = ${WORKER_ID},
+        lease_until = now() + make_interval(secs => ${LAUNCH_LIMITS.leaseMs / 1000})
+    where agent_id = ${agentId} and status = 'running'
+      and (lease_until is null or lease_until < now() or lease_owner = ${WORKER_ID})
+    returning *`;
+  if (!saga) return; // finished, or another worker holds it
+  const heartbeat = setInterval(() => {
+    sql`update app.launch_sagas
+      set lease_until = now() + make_interval(secs => ${LAUNCH_LIMITS.leaseMs / 1000})
+      where agent_id = ${agentId} and lease_owner = ${WORKER_ID}`.catch(() => {});
+  }, LAUNCH_LIMITS.heartbeatMs);
+  const log = ctx.log.child({ agentId, attempt: saga.attempt });
+  let current = "start";
+  try {
+    for (const step of SAGA_STEPS) {
+      current = step;
+      await sql`update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId}`;
+      await recordStep(sql, saga, step, "begin");
+      const outcome = await STEPS[step](ctx, saga);
+      await recordStep(sql, saga, step, outcome === "done" ? "end" : "skip");
+      log.info({ step, outcome }, "launch step");
+      maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId, step });
+    }
+    current = "finish";
+    await finish(ctx, saga);
+    log.info({ token: saga.token_address }, "agent launched");
+  } catch (error) {
+    const e = classify(error, current);
+    log.warn({ step: current, code: e.code, err: error }, "launch failed");
+    await recordStep(sql, saga, current, "error", { code: e.code, message: e.message }).catch(
+      () => {},
+    );
+    await sql
+      .begin(async (tx) => {
+        await tx`update app.launch_sagas set status = 'failed', error_code = ${e.code},
+          error_detail = ${e.message}, lease_owner = null, lease_until = null,
+          finished_at = now(), updated_at = now()
+        where agent_id = ${agentId} and lease_owner = ${WORKER_ID}`;
+        await tx`update app.agents set status = 'failed' where agent_id = ${agentId} and token_address is null`;
+      })
+      .catch((err: unknown) => log.error({ err }, "could not record the failure"));
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Marks the saga succeeded and the agent launched, in one transaction. */
+async function finish(ctx: SagaContext, saga: SagaRow): Promise<void> {
+  const r = saga.request;
+  await ctx.sql.begin(async (tx) => {
+    await tx`update app.agents set
+        name = ${r.name}, ticker = ${r.ticker}, description = ${r.description}, image_url = ${r.imageUrl},
+        wallet_address = ${saga.wallet_address}, treasury_address = ${saga.treasury_address},
+        eip8004_token_id = ${saga.eip8004_token_id}, token_address = ${saga.token_address},
+        tx_hash = ${saga.create_tx}, launched_at = coalesce(launched_at, now()),
+        status = 'pending'
+      where agent_id = ${saga.agent_id}`;
+    await tx`update app.launch_sagas set status = 'succeeded', step = 'done', lease_owner = null,
+        lease_until = null, finished_at = now(), updated_at = now(), error_code = null, error_detail = null
+      where agent_id = ${saga.agent_id}`;
+  });
+}

@@ -1,0 +1,56 @@
+import type { PgBoss } from "pg-boss";
+import type { Config } from "../../lib/config.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { sagaContext } from "./context.ts";
+import { LAUNCH_LIMITS } from "./limits.ts";
+import { enqueueSaga, orphanedSagas } from "./queue.ts";
+import { runSaga } from "./saga.ts";
+import { syncAgentStatus } from "./status.ts";
+
+export type StartLaunchWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
+
+/** Every this many sweeps, agents' stored status follows the index (pending -> active -> graduated). */
+const STATUS_SYNC_EVERY = 5;
+
+/**
+ * Registers the launch saga handler on pg-boss and a sweeper that resumes sagas whose worker
+ * died (lapsed lease) and keeps agents' status in step with the indexer.
+ *
+ * @example
+ * const stop = await startLaunchWorker({ boss, sql, config, log });
+ */
+export async function startLaunchWorker(
+  p: StartLaunchWorkerParameters,
+): Promise<() => Promise<void>> {
+  const ctx = sagaContext({ config: p.config, sql: p.sql, log: p.log });
+  await p.boss.createQueue(LAUNCH_LIMITS.queue);
+  await p.boss.work<{ agentId: string }>(
+    LAUNCH_LIMITS.queue,
+    { localConcurrency: LAUNCH_LIMITS.concurrency, pollingIntervalSeconds: 0.5 },
+    async ([job]) => {
+      if (job) await runSaga(ctx, job.data.agentId);
+    },
+  );
+  let sweeps = 0;
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      for (const agentId of await orphanedSagas(p.sql)) {
+        p.log.info({ agentId }, "resuming launch saga");
+        await enqueueSaga(p.boss, agentId);
+      }
+      if (++sweeps % STATUS_SYNC_EVERY === 0) await syncAgentStatus(p.sql, p.config.VIEWS_SCHEMA);
+    } catch (error) {
+      p.log.warn({ err: error }, "launch sweep failed");
+    } finally {
+      busy = false;
+    }
+  }, LAUNCH_LIMITS.sweepEveryMs);
+  return async () => {
+    clearInterval(timer);
+    await p.boss.offWork(LAUNCH_LIMITS.queue);
+  };
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "./config.ts";
+
+/** Where the external services are and how we authenticate to them. */
+export type ServiceEndpoints = {
+  steward: { url: string; apiKey: string; webhookSecret: string; local: boolean };
+  launchpadApi: { url: string; local: boolean };
+  timeoutMs: number;
+  /** Origins whose images skip the https and public-address rules (local stand-ins only). */
+  trustedImageOrigins: string[];
+};
+
+type LocalSecrets = { stewardApiKey: string; stewardWebhookSecret: string; masterKey: string };
+
+/**
+ * Endpoints of the steward signer and the launchpad API: the configured URLs, or the local
+ * stand-ins (whose shared secrets are generated once into the data directory, so the API,
+ * the worker and the stand-ins started beside them agree without any configuration).
+ *
+ * @example
+ * const { steward } = resolveServices(loadConfig()); // steward.url "http://127.0.0.1:3011"
+ */
+export function resolveServices(config: Config): ServiceEndpoints {
+  const needLocal = !config.STEWARD_URL || !config.LAUNCHPAD_API_URL;
+  const local = needLocal ? localSecrets(config.dataDir) : undefined;
+  const launchpadUrl = config.LAUNCHPAD_API_URL ?? `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}`;
+  const trusted =
+    config.LAUNCH_IMAGE_TRUSTED_ORIGINS ??
+    // Local mode: the stand-in launchpad hosts the sample images over plain HTTP on loopback.
+    (config.LAUNCHPAD_ENV !== "production" && !config.LAUNCHPAD_API_URL ? [launchpadUrl] : []);
+  return {
+    steward: {
+      url: (config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT}`).replace(/\/$/, ""),
+      apiKey: config.STEWARD_API_KEY ?? (local as LocalSecrets).stewardApiKey,
+      webhookSecret: config.STEWARD_WEBHOOK_SECRET ?? (local as LocalSecrets).stewardWebhookSecret,
+      local: !config.STEWARD_URL,
+    },
+    launchpadApi: { url: launchpadUrl.replace(/\/$/, ""), local: !config.LAUNCHPAD_API_URL },
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    trustedImageOrigins: trusted.map((u) => new URL(u).origin),
+  };
+}
+
+/** The stand-ins' master key for keys at rest: configured, or generated into the data dir. */
+export function stewardMasterKey(config: Config): Buffer {
+  const hex = config.STEWARD_MASTER_KEY ?? localSecrets(config.dataDir).masterKey;
+  return Buffer.from(hex.slice(2), "hex");
+}
+
+/** Reads or creates (exactly once, even with racing roles) the local secrets file, mode 0600. */
+export function localSecrets(dataDir: string): LocalSecrets {
+  const dir = join(dataDir, "secrets");
+  const path = join(dir, "local-services.json");
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as LocalSecrets;
+  } catch {}
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secrets: LocalSecrets = {
+    stewardApiKey: randomBytes(32).toString("base64url"),
+    stewardWebhookSecret: randomBytes(32).toString("base64url"),
+    masterKey: `0x${randomBytes(32).toString("hex")}`,
+  };
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(secrets), { mode: 0o600 });
+  try {
+    linkSync(tmp, path); // fails if another process won the race: read theirs
+  } catch {}
+  rmSync(tmp, { force: true });
+  return JSON.parse(readFileSync(path, "utf8")) as LocalSecrets;
+}

@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { FormData, fetch } from "undici";
+
+/** Retry and timeout defaults of every call to an external service, in one place. */
+export const UPSTREAM_LIMITS = {
+  /** Attempts after the first one, for network errors, timeouts, 429 and 5xx only. */
+  retries: 2,
+  /** First backoff; doubles per attempt (200 ms, 400 ms). */
+  backoffMs: 200,
+} as const;
+
+export type UpstreamService = "steward" | "launchpad";
+
+/**
+ * A failed call to an external service. `kind` says what the caller can do about it:
+ * `unavailable` (unreachable, timed out, 5xx: retry later) or `rejected` (4xx: the request
+ * itself was refused), `bad_response` (the answer was not what the protocol promises).
+ */
+export class UpstreamError extends Error {
+  override name = "UpstreamError";
+  readonly service: UpstreamService;
+  readonly kind: "unavailable" | "rejected" | "bad_response";
+  readonly status?: number;
+  readonly details?: string;
+  constructor(
+    service: UpstreamService,
+    kind: UpstreamError["kind"],
+    message: string,
+    o: { status?: number; details?: string; cause?: unknown } = {},
+  ) {
+    super(`${service}: ${message}`, { cause: o.cause });
+    this.service = service;
+    this.kind = kind;
+    this.status = o.status;
+    this.details = o.details;
+  }
+}
+
+export type UpstreamRequest = {
+  service: UpstreamService;
+  url: string;
+  method?: "GET" | "POST" | "PUT";
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: FormData;
+  timeoutMs: number;
+  retries?: number;
+};
+
+/**
+ * One HTTP call to an external service: a timeout per attempt, bounded retries with backoff
+ * for transient failures, and a typed error for everything else. Returns the parsed JSON.
+ *
+ * @example
+ * const data = await upstreamJson<{ address: string }>({ service: "steward", url, method: "POST", json: { agentId }, timeoutMs: 10_000 });
+ */
+export async function upstreamJson<T>(r: UpstreamRequest): Promise<T> {
+  const retries = r.retries ?? UPSTREAM_LIMITS.retries;
+  let last: UpstreamError | undefined;
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    if (attempt > 0) await sleep(UPSTREAM_LIMITS.backoffMs * 2 ** (attempt - 1));
+    let res: Awaited<ReturnType<typeof fetch>>;
+    try {
+      res = await fetch(r.url, {
+        method: r.method ?? (r.json || r.form ? "POST" : "GET"),
+        headers: { ...(r.json ? { "content-type": "application/json" } : {}), ...r.headers },
+        body: r.form ?? (r.json === undefined ? undefined : JSON.stringify(r.json)),
+        signal: AbortSignal.timeout(r.timeoutMs),
+      });
+    } catch (error) {
+      last = new UpstreamError(r.service, "unavailable", `${r.url} unreachable`, {
+        details: (error as Error).message,
+        cause: error,
+      });
+      continue;
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (error) {
+      last = new UpstreamError(r.service, "unavailable", "response cut off", { cause: error });
+      continue;
+    }
+    if (res.status === 429 || res.status >= 500) {
+      last = new UpstreamError(r.service, "unavailable", `answered ${res.status}`, {
+        status: res.status,
+        details: text.slice(0, 300),
+      });
+      continue;
+    }
+    if (res.status >= 400) {
+      throw new UpstreamError(r.service, "rejected", `refused with ${res.status}`, {
+        status: res.status,
+        details: text.slice(0, 300),
+      });
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new UpstreamError(r.service, "bad_response", "answered with non-JSON", {
+        status: res.status,
+        cause: error,
+      });
+    }
+  }
+  throw last as UpstreamError;
+}
+
+export { FormData };

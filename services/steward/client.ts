@@ -1,0 +1,49 @@
+import { upstreamJson } from "../http.ts";
+import type {
+  Policy,
+  PolicyRules,
+  SendTransactionBody,
+  SendTransactionResult,
+  SignMessageResult,
+  Wallet,
+} from "./protocol.ts";
+
+export type StewardClientParameters = { url: string; apiKey: string; timeoutMs: number };
+
+/**
+ * Typed client of the steward signer: the same code talks to the real service and to the
+ * local stand-in (`services/steward/server.ts`); only `url` differs. Every method throws
+ * `UpstreamError` (service "steward") on failure.
+ *
+ * @example
+ * const steward = createStewardClient({ url, apiKey, timeoutMs: 10_000 });
+ * const wallet = await steward.provisionWallet({ agentId });
+ */
+export function createStewardClient(p: StewardClientParameters) {
+  const call = <T>(method: "GET" | "POST" | "PUT", path: string, json?: unknown) =>
+    upstreamJson<T>({
+      service: "steward",
+      url: `${p.url}${path}`,
+      method,
+      json,
+      headers: { authorization: `Bearer ${p.apiKey}` },
+      timeoutMs: p.timeoutMs,
+    });
+  return {
+    /** Idempotent per agent: a second call returns the wallet the first one made. */
+    provisionWallet: (a: { agentId: string }) => call<Wallet>("POST", "/v1/wallets", a),
+    getWallet: (walletId: string) => call<Wallet>("GET", `/v1/wallets/${walletId}`),
+    /** Runs the policy chain, signs and broadcasts; the same idempotencyKey gives the same hash. */
+    sendTransaction: (walletId: string, tx: SendTransactionBody) =>
+      call<SendTransactionResult>("POST", `/v1/wallets/${walletId}/transactions`, tx),
+    /** EIP-191 personal_sign of a UTF-8 message. */
+    signMessage: (walletId: string, message: string) =>
+      call<SignMessageResult>("POST", `/v1/wallets/${walletId}/sign-message`, { message }),
+    getPolicy: (walletId: string) => call<Policy>("GET", `/v1/wallets/${walletId}/policy`),
+    /** Saves a new policy version; signing calls already running keep the version they began with. */
+    replacePolicy: (walletId: string, rules: PolicyRules) =>
+      call<Policy>("PUT", `/v1/wallets/${walletId}/policy`, { rules }),
+  };
+}
+
+export type StewardClient = ReturnType<typeof createStewardClient>;
