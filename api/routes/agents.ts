@@ -103,14 +103,16 @@ type Filter = {
 
 /**
  * Agents with their status as the chain says it: the stored status, moved on to `active` once
- * the indexer has the token and to `graduated` once its token left the curve. While the views
- * are not published yet, the stored status is all there is.
+ * the indexer has the token on its curve and to `graduated` once it left the curve. While the
+ * views are not published yet, the stored status is all there is.
  */
 async function selectAgents(sql: Sql, schema: string, f: Filter): Promise<AgentRow[]> {
   const run = (joined: boolean) => sql<AgentRow[]>`
     with a as (
-      select a.*, ${joined ? derivedStatus(sql, schema) : sql`a.status`} as live_status
-      from app.agents a where a.token_address is not null
+      select a.*, ${joined ? liveStatus(sql) : sql`a.status`} as live_status
+      from app.agents a
+      ${joined ? sql`left join ${view(sql, schema, "token")} t on t.address = a.token_address` : sql``}
+      where a.token_address is not null
         ${f.token ? sql`and a.token_address = ${f.token}` : sql``}
         ${f.featured === undefined ? sql`` : sql`and a.featured = ${f.featured}`}
     )
@@ -126,13 +128,11 @@ async function selectAgents(sql: Sql, schema: string, f: Filter): Promise<AgentR
   }
 }
 
-function derivedStatus(sql: Sql, schema: string) {
+function liveStatus(sql: Sql) {
   return sql`case
     when a.status in ('failed', 'graduated') then a.status
-    when exists (select 1 from ${view(sql, schema, "token")} t
-      where t.address = a.token_address and t.status = 'graduated') then 'graduated'
-    when exists (select 1 from ${view(sql, schema, "token")} t
-      where t.address = a.token_address) then 'active'
+    when t.status::text = 'graduated' then 'graduated'
+    when t.status::text = 'curve' then 'active'
     else a.status end`;
 }
 

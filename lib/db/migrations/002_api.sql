@@ -2,7 +2,9 @@
 
 -- Request counts per client and fixed window, shared by every API instance.
 -- `key` is `ip:<address>` or `<principal kind>:<id>`; rows older than a window are swept.
-CREATE TABLE app.rate_limit (
+-- UNLOGGED: one write per request must not cost a WAL flush; after a crash the counters
+-- start again from zero, which is harmless for a one-minute budget.
+CREATE UNLOGGED TABLE app.rate_limit (
   key text NOT NULL,
   window_start timestamptz NOT NULL,
   count integer NOT NULL,
