@@ -10,6 +10,7 @@ import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.t
 import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
+import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { registerAgents } from "./routes/agents.ts";
 import { registerDiscovery } from "./routes/discovery.ts";
@@ -96,6 +97,8 @@ export function createApp(p: CreateAppParameters) {
   });
 
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
+  // Before the limiter: a valid agent key earns the authenticated budget on every route.
+  app.use(identify({ sql: p.sql }));
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const deps = { sql: p.sql, settings: p.settings };
