@@ -3,8 +3,9 @@
 import { type Context, ponder } from "ponder:registry";
 import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { readReceipt } from "./receipts.ts";
 import { DEAD, type Hex, logId, lower, SOURCE, settings, ZERO } from "./settings.ts";
-import { applyReceiptTrades, findTokenCreate, readReceipt } from "./trades.ts";
+import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 
 type TokenRow = typeof token.$inferSelect;
 type Block = { number: bigint; timestamp: bigint; hash: Hex };

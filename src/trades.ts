@@ -1,6 +1,5 @@
 // Trade extraction from a transaction's receipt and the per-trade updates (token state, candles).
-// Registers no handler. Ponder 0.17.7's `event.transactionReceipt` carries no logs, so the
-// receipt is read with `context.client.getTransactionReceipt` (cached in ponder_sync).
+// Registers no handler. Receipts come from receipts.ts.
 import type { Context } from "ponder:registry";
 import { candle, token, trade } from "ponder:schema";
 import { decodeEventLog, type Log, toEventSelector } from "viem";
@@ -32,21 +31,6 @@ const TOPIC = {
 
 type TokenRow = typeof token.$inferSelect;
 type Block = { number: bigint; timestamp: bigint; hash: Hex };
-
-/** A transient RPC inconsistency: Ponder retries the handler. */
-export class ReceiptMismatchError extends Error {
-  override name = "ReceiptMismatchError";
-}
-
-export async function readReceipt(context: Context, txHash: Hex, block: Block) {
-  const receipt = await context.client.getTransactionReceipt({ hash: txHash });
-  // The receipt cache is keyed by hash: after a reorg that re-included the tx elsewhere it would
-  // describe the old block. Refuse it rather than index wrong log indexes.
-  if (receipt.blockHash !== block.hash) {
-    throw new ReceiptMismatchError(`receipt of ${txHash} is from block ${receipt.blockHash}`);
-  }
-  return receipt;
-}
 
 /** TokenCreate of `address` in the receipt, if it is there. */
 export function findTokenCreate(logs: Log[], address: Hex) {
