@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,22 +11,23 @@ import { startTestDatabase, type TestDatabase } from "./testing/postgres.ts";
 // Two real `launchpad api` processes on one database: the budget is shared, not per process.
 
 let db: TestDatabase;
-const apis: { child: ChildProcess; url: string }[] = [];
+const apis: { child: ChildProcess; url: string; dataDir: string }[] = [];
 
 async function startApi(databaseUrl: string) {
   const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), "launchpad-api-"));
   const child = spawn(process.execPath, [join(ROOT, "bin", "launchpad.js"), "api"], {
     cwd: ROOT,
     env: cleanEnv({
       DATABASE_URL: databaseUrl,
       PORT: String(port),
-      LAUNCHPAD_DATA_DIR: mkdtempSync(join(tmpdir(), "launchpad-api-")),
+      LAUNCHPAD_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
     }),
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  apis.push({ child, url });
+  apis.push({ child, url, dataDir });
   for (let i = 0; i < 200; i++) {
     if (
       await fetch(`${url}/health`)
@@ -51,6 +52,7 @@ afterAll(async () => {
     ),
   );
   await db?.stop();
+  for (const a of apis) rmSync(a.dataDir, { recursive: true, force: true });
 });
 
 describe("rate limit across API processes", () => {
