@@ -1,11 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
+import { readCheckpoints } from "../../lib/indexer/status.ts";
 import type { AppEnv } from "../env.ts";
 import { isoFromUnix } from "../format.ts";
 import { CHAIN_LIMITS } from "../limits.ts";
 import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
-import { isMissingRelation, view } from "../views.ts";
 
 const BlockNumber = z.string().regex(/^[0-9]+$/);
 
@@ -68,8 +68,6 @@ export function rpcHeadBlock(urls: string[], timeoutMs = CHAIN_LIMITS.headTimeou
   };
 }
 
-type CheckpointRow = { chain_name: string; chain_id: bigint; block: string; time: string };
-
 export type IndexerRouteDeps = { sql: Sql; settings: ApiSettings; headBlock?: HeadBlockReader };
 
 /** `GET /v2/indexer/status`: from the views schema's `_ponder_checkpoint` and `_ponder_meta`. */
@@ -80,35 +78,16 @@ export function registerIndexer(app: OpenAPIHono<AppEnv>, d: IndexerRouteDeps) {
   app.openapi(route, async (c) => {
     const [index, head] = await Promise.all([readCheckpoints(sql, schema), headBlock()]);
     const chains = (index?.chains ?? []).map((r) => ({
-      chainName: r.chain_name,
-      chainId: Number(r.chain_id),
-      indexedBlock: r.block,
-      indexedBlockTime: isoFromUnix(r.time),
+      chainName: r.chain,
+      chainId: r.chainId,
+      indexedBlock: r.block.toString(),
+      indexedBlockTime: isoFromUnix(String(r.time)),
       headBlock: head?.toString() ?? null,
-      lag: head === undefined ? null : Math.max(0, Number(head - BigInt(r.block))),
+      lag: head === undefined ? null : Math.max(0, Number(head - r.block)),
     }));
     return c.json(
       { ok: true as const, data: { published: !!index, ready: !!index?.ready, chains } },
       200,
     );
   });
-}
-
-/** The checkpoints and readiness, or undefined while the views are not published. */
-async function readCheckpoints(sql: Sql, schema: string) {
-  try {
-    // Checkpoint layout: timestamp chars 1-10, block number chars 27-42.
-    const chains = await sql<CheckpointRow[]>`
-      select chain_name, chain_id,
-        substring(latest_checkpoint, 27, 16)::numeric::text as block,
-        substring(latest_checkpoint, 1, 10)::numeric::text as time
-      from ${view(sql, schema, "_ponder_checkpoint")} order by chain_id`;
-    const [meta] = await sql<{ ready: number | null }[]>`
-      select (value->>'is_ready')::int as ready
-      from ${view(sql, schema, "_ponder_meta")} where key = 'app'`;
-    return { chains, ready: meta?.ready === 1 };
-  } catch (error) {
-    if (isMissingRelation(error)) return undefined;
-    throw error;
-  }
 }

@@ -1,12 +1,48 @@
 import { createPublicClient, http } from "viem";
 import type { Sql } from "../db/client.ts";
 
+/** One chain's checkpoint of a Ponder deployment. */
+export type Checkpoint = { chain: string; chainId: number; block: bigint; time: number };
+
+/**
+ * The checkpoints and readiness of the Ponder tables in `schema` (a deployment schema, or the
+ * views schema that publishes one), or undefined when they do not exist (yet).
+ *
+ * @example
+ * const index = await readCheckpoints(sql, "onchain"); // { chains: [{ chain: "bsc", block: 1200n, … }], ready: true }
+ */
+export async function readCheckpoints(
+  sql: Sql,
+  schema: string,
+): Promise<{ chains: Checkpoint[]; ready: boolean } | undefined> {
+  try {
+    // Checkpoint layout (Ponder): timestamp in chars 1-10, block number in chars 27-42.
+    const rows = await sql<{ chain: string; chainId: string; block: string; time: string }[]>`
+      select chain_name as chain, chain_id::text as "chainId",
+             substring(latest_checkpoint, 27, 16)::numeric::text as block,
+             substring(latest_checkpoint, 1, 10)::numeric::text as time
+      from ${sql(schema)}._ponder_checkpoint order by chain_id`;
+    const [meta] = await sql<{ ready: number | null }[]>`
+      select (value->>'is_ready')::int as ready from ${sql(schema)}._ponder_meta where key = 'app'`;
+    const chains = rows.map((r) => ({
+      chain: r.chain,
+      chainId: Number(r.chainId),
+      block: BigInt(r.block),
+      time: Number(r.time),
+    }));
+    return { chains, ready: meta?.ready === 1 };
+  } catch (error) {
+    // 42P01: undefined_table — the deployment or its views do not exist yet.
+    if ((error as { code?: string }).code === "42P01") return undefined;
+    throw error;
+  }
+}
+
 export type ChainStatus = {
   chain: string;
   chainId: number;
-  /** Last block the indexer has processed (null before its first checkpoint). */
-  indexedBlock: number | null;
-  indexedAt: string | null;
+  indexedBlock: number;
+  indexedAt: string;
   /** The chain's head from the RPC (null when the RPC did not answer in time). */
   headBlock: number | null;
   lagBlocks: number | null;
@@ -17,12 +53,11 @@ export type ChainStatus = {
 export type IndexerStatus = { schema: string; chains: ChainStatus[] };
 
 /**
- * Progress of one Ponder deployment, read from its own `_ponder_checkpoint` and `_ponder_meta`
- * tables (present from its first seconds, before any view exists), and the chain head.
+ * Progress of one Ponder deployment, from its own checkpoint tables (present from its first
+ * seconds, before any view exists), and the chain head.
  *
  * @example
  * const status = await readIndexerStatus({ sql, schema: "indexer_1", rpcUrl });
- * // { schema: "indexer_1", chains: [{ chain: "bsc", indexedBlock: 1200, headBlock: 1201, lagBlocks: 1, ready: true, … }] }
  */
 export async function readIndexerStatus(p: {
   sql: Sql;
@@ -30,34 +65,21 @@ export async function readIndexerStatus(p: {
   rpcUrl: string;
   timeoutMs?: number;
 }): Promise<IndexerStatus> {
-  const exists = await p.sql`select 1 from information_schema.tables
-    where table_schema = ${p.schema} and table_name = '_ponder_checkpoint'`;
-  if (exists.length === 0) return { schema: p.schema, chains: [] };
-  const [rows, meta, head] = await Promise.all([
-    p.sql<{ chain: string; chainId: string; block: string; ts: string }[]>`
-      select chain_name as chain, chain_id::text as "chainId",
-             substring(latest_checkpoint, 27, 16)::bigint::text as block,
-             substring(latest_checkpoint, 1, 10)::bigint::text as ts
-      from ${p.sql(p.schema)}._ponder_checkpoint order by chain_name`,
-    p.sql<{ ready: number | null }[]>`
-      select (value->>'is_ready')::int as ready from ${p.sql(p.schema)}._ponder_meta where key = 'app'`,
+  const [index, head] = await Promise.all([
+    readCheckpoints(p.sql, p.schema),
     headBlock(p.rpcUrl, p.timeoutMs ?? 3_000),
   ]);
-  const ready = meta[0]?.ready === 1;
   return {
     schema: p.schema,
-    chains: rows.map((r) => {
-      const indexed = Number(r.block);
-      return {
-        chain: r.chain,
-        chainId: Number(r.chainId),
-        indexedBlock: indexed,
-        indexedAt: new Date(Number(r.ts) * 1000).toISOString(),
-        headBlock: head,
-        lagBlocks: head === null ? null : Math.max(0, head - indexed),
-        ready,
-      };
-    }),
+    chains: (index?.chains ?? []).map((c) => ({
+      chain: c.chain,
+      chainId: c.chainId,
+      indexedBlock: Number(c.block),
+      indexedAt: new Date(c.time * 1000).toISOString(),
+      headBlock: head,
+      lagBlocks: head === null ? null : Math.max(0, head - Number(c.block)),
+      ready: index?.ready ?? false,
+    })),
   };
 }
 
