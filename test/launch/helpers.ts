@@ -7,7 +7,10 @@ import { descendants, runCli, type Stack } from "../helpers/cli.ts";
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123";
 
 /** Environment of a launch test stack (test mode; short upstream timeouts; XFF trusted). */
-export function launchEnv(base: Record<string, string>, extra: Record<string, string> = {}) {
+export function launchEnv(
+  base: Record<string, string>,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     ...base,
     LAUNCHPAD_ENV: "test",

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Address, getAbiItem } from "viem";
+import { afterAll, expect, it } from "vitest";
+import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
+import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
+import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
+import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { SAGA_STEPS } from "../../jobs/launch/limits.ts";
+import { isolatedEnv, runCli, type Stack, startStack } from "../helpers/cli.ts";
+import {
+  bearer,
+  chainClient,
+  createAgentCli,
+  launch,
+  launchBody,
+  launchEnv,
+  readRecord,
+} from "./helpers.ts";
+
+let stack: Stack | undefined;
+afterAll(async () => {
+  await stack?.cleanup();
+});
+
+it("a worker killed after every saga step resumes to exactly one wallet, Safe, NFT and token", async () => {
+  // Test mode: the worker SIGKILLs itself once after each step; the supervisor restarts it.
+  const env = launchEnv(await isolatedEnv(), {
+    LAUNCHPAD_TEST_KILL_POINTS: "all",
+    LAUNCHPAD_TEST_MAX_RESTARTS: "20",
+  });
+  stack = await startStack(env);
+  const sample = JSON.parse(
+    (await runCli(["devnet", "info", "--json"], env)).stdout,
+  ).sampleImageUrl;
+  const a = await createAgentCli(env, "crash-agent");
+  const r = await launch(stack.apiUrl, launchBody(a, sample), bearer(a));
+  expect(r.status).toBe(200);
+  const d = r.body.data;
+
+  const dataDir = env.LAUNCHPAD_DATA_DIR as string;
+  const kills = readdirSync(join(dataDir, "test-kills")).map((f) => f.split(".").at(-1));
+  expect(kills.sort()).toEqual([...SAGA_STEPS].sort());
+  expect(stack.output().match(/worker exited \(SIGKILL\); restarting/g)).toHaveLength(
+    SAGA_STEPS.length,
+  );
+
+  // The signer holds one wallet for the agent.
+  const store = JSON.parse(readFileSync(join(dataDir, "steward", "store.json"), "utf8"));
+  expect(
+    Object.values(store.wallets).filter((w) => (w as { agentId: string }).agentId === a.agentId),
+  ).toHaveLength(1);
+
+  const client = chainClient(env);
+  const record = readRecord(dataDir);
+  const fromBlock = BigInt(record.deployedAtBlock);
+  const c = record.contracts as Record<string, Address>;
+  const safes = await client.getLogs({
+    address: c.safeProxyFactory,
+    event: getAbiItem({ abi: safeProxyFactoryAbi, name: "ProxyCreation" }),
+    fromBlock,
+  });
+  expect(safes.map((l) => l.args.proxy?.toLowerCase())).toEqual([d.treasuryAddress]);
+  const nfts = await client.getLogs({
+    address: c.identityRegistry,
+    event: getAbiItem({ abi: identityRegistryDevnetAbi, name: "Registered" }),
+    fromBlock,
+  });
+  expect(nfts.map((l) => l.args.owner?.toLowerCase())).toEqual([d.walletAddress]);
+  const tokens = await client.getLogs({
+    address: c.tokenManager2,
+    event: getAbiItem({ abi: tokenManager2Abi, name: "TokenCreate" }),
+    fromBlock,
+  });
+  expect(tokens.map((l) => l.args.token?.toLowerCase())).toEqual([d.tokenAddress]);
+  const registered = await client.readContract({
+    address: c.serviceRegistry as Address,
+    abi: serviceRegistryAbi,
+    functionName: "tokenCount",
+  });
+  expect(registered).toBe(1n);
+}, 200_000);
