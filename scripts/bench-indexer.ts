@@ -213,13 +213,15 @@ try {
     `generated ${TRADES} trades over ${TOKENS} tokens in ${head} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
-  // Ceiling: raw eth_getLogs over the same range, in Ponder-sized chunks.
+  // Ceiling: raw eth_getLogs over the same range, in chunks that keep each answer under viem's
+  // 10 MB response limit (a full block here holds ~5 logs per trade, ~1 KB each).
+  const chunk = Math.max(1, Math.floor(1000 / PER_BLOCK));
   const g0 = performance.now();
   let logCount = 0;
-  for (let from = record.deployedAtBlock; from <= head; from += 1000) {
+  for (let from = record.deployedAtBlock; from <= head; from += chunk) {
     const logs = await client.request({
       method: "eth_getLogs",
-      params: [{ fromBlock: toHex(from), toBlock: toHex(Math.min(head, from + 999)) }],
+      params: [{ fromBlock: toHex(from), toBlock: toHex(Math.min(head, from + chunk - 1)) }],
     });
     logCount += (logs as unknown[]).length;
   }
