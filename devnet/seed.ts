@@ -24,9 +24,8 @@ import { safeProxyFactoryAbi } from "../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2Router02Abi } from "../abis/UniswapV2Router02.ts";
-import { pairAddress } from "../lib/pair.ts";
 import { devnetAccounts } from "./accounts.ts";
-import { predictTokenAddress, signCreateArgs } from "./create-args.ts";
+import { predictServiceToken, signCreateArgs } from "./create-args.ts";
 import { isLive } from "./deploy.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "./record.ts";
 
@@ -179,17 +178,12 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
         creator: creator.address,
         treasury,
       };
-      const token = await predictTokenAddress({
+      const { token, pair } = await predictServiceToken({
         client: publicClient,
-        tokenDeployer: c.tokenDeployer,
-        tokenManager: c.tokenManager2,
-        platform: record.accounts.platform,
-        dexFactory: c.uniswapV2Factory,
-        wbnb: c.wbnb,
-        pairInitCodeHash: record.pairInitCodeHash,
+        record,
         args: createArgs,
       });
-      return { creator, createArgs, token, agentId: registered?.args.agentId ?? 0n };
+      return { creator, createArgs, token, pair, agentId: registered?.args.agentId ?? 0n };
     }),
   );
   const relayerWallet = walletOf(roles.relayer);
@@ -203,18 +197,7 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
         address: c.serviceRegistry,
         abi: serviceRegistryAbi,
         functionName: "registerToken",
-        args: [
-          t.token,
-          pairAddress({
-            factory: c.uniswapV2Factory,
-            token: t.token,
-            wbnb: c.wbnb,
-            initCodeHash: record.pairInitCodeHash,
-          }),
-          t.creator.address,
-          t.createArgs.treasury,
-          t.agentId,
-        ],
+        args: [t.token, t.pair, t.creator.address, t.createArgs.treasury, t.agentId],
         nonce: relayerNonce + i,
         gas: 200_000n,
       }),

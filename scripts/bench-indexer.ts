@@ -24,10 +24,9 @@ import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { anvilBinary, DEVNET_MNEMONIC } from "../devnet/anvil.ts";
-import { predictTokenAddress, signCreateArgs } from "../devnet/create-args.ts";
+import { predictServiceToken, signCreateArgs } from "../devnet/create-args.ts";
 import { deployDevnet } from "../devnet/deploy.ts";
 import { freePort } from "../lib/net.ts";
-import { pairAddress } from "../lib/pair.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/indexer/ponder.ts";
 
@@ -62,7 +61,7 @@ const anvil = spawn(
 const rpcUrl = `http://127.0.0.1:${port}`;
 const client = createPublicClient({ transport: http(rpcUrl, { timeout: 120_000 }) });
 const test = createTestClient({ mode: "anvil", transport: http(rpcUrl, { timeout: 120_000 }) });
-for (let i = 0; ; i++) {
+for (let _i = 0; ; _i++) {
   if (await client.getChainId().catch(() => 0)) break;
   await new Promise((r) => setTimeout(r, 100));
 }
@@ -129,23 +128,8 @@ try {
       creator: creator.address,
       treasury: key(`treasury${i}`).address,
     };
-    const token = await predictTokenAddress({
-      client,
-      tokenDeployer: c.tokenDeployer,
-      tokenManager: c.tokenManager2,
-      platform: record.accounts.platform,
-      dexFactory: c.uniswapV2Factory,
-      wbnb: c.wbnb,
-      pairInitCodeHash: record.pairInitCodeHash,
-      args,
-    });
+    const { token, pair } = await predictServiceToken({ client, record, args });
     tokens.push(token);
-    const pair = pairAddress({
-      factory: c.uniswapV2Factory,
-      token,
-      wbnb: c.wbnb,
-      initCodeHash: record.pairInitCodeHash,
-    });
     reg.push(
       await raw(
         roles.relayer,

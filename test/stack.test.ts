@@ -7,9 +7,8 @@ import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
-import { predictTokenAddress, signCreateArgs } from "../devnet/create-args.ts";
+import { predictServiceToken, signCreateArgs } from "../devnet/create-args.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
-import { pairAddress } from "../lib/pair.ts";
 import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
 import { alive, isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
@@ -45,22 +44,7 @@ async function createServiceToken(
     creator: creator.address,
     treasury: creator.address,
   };
-  const token = await predictTokenAddress({
-    client,
-    tokenDeployer: c.tokenDeployer,
-    tokenManager: c.tokenManager2,
-    platform: record.accounts.platform,
-    dexFactory: c.uniswapV2Factory,
-    wbnb: c.wbnb,
-    pairInitCodeHash: record.pairInitCodeHash,
-    args,
-  });
-  const pair = pairAddress({
-    factory: c.uniswapV2Factory,
-    token,
-    wbnb: c.wbnb,
-    initCodeHash: record.pairInitCodeHash,
-  });
+  const { token, pair } = await predictServiceToken({ client, record, args });
   const registrar = createWalletClient({ account: relayer, transport: http(rpc) });
   const registered = await registrar.writeContract({
     chain: null,

@@ -23,9 +23,8 @@ import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
-import { predictTokenAddress, signCreateArgs } from "../../devnet/create-args.ts";
+import { predictServiceToken, signCreateArgs } from "../../devnet/create-args.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
-import { pairAddress } from "../pair.ts";
 
 export type RunScenarioParameters = {
   rpcUrl: string;
@@ -124,23 +123,8 @@ export async function runScenario(p: RunScenarioParameters): Promise<RunScenario
       creator: creator.address,
       treasury: account(`treasury${i}`).address,
     };
-    const token = await predictTokenAddress({
-      client,
-      tokenDeployer: c.tokenDeployer,
-      tokenManager: c.tokenManager2,
-      platform: record.accounts.platform,
-      dexFactory: c.uniswapV2Factory,
-      wbnb: c.wbnb,
-      pairInitCodeHash: record.pairInitCodeHash,
-      args,
-    });
+    const { token, pair } = await predictServiceToken({ client, record, args });
     if (register) {
-      const pair = pairAddress({
-        factory: c.uniswapV2Factory,
-        token,
-        wbnb: c.wbnb,
-        initCodeHash: record.pairInitCodeHash,
-      });
       await send(roles.relayer, {
         address: c.serviceRegistry,
         abi: serviceRegistryAbi,
