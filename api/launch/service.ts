@@ -219,15 +219,18 @@ function launchResponse(d: LaunchDeps, s: SagaRow): LaunchResponseBody {
   };
 }
 
-/** Stores a final answer for an Idempotency-Key (a deadline answer is not final). */
+/**
+ * Stores the answer for an Idempotency-Key when it is final: a success or a client error. A
+ * 502/503 is transient by definition (the spec tells clients to retry it after 1 s, 2 s, 4 s),
+ * so a retry with the same key tries again instead of replaying the failure.
+ */
 async function remember(
   d: LaunchDeps,
   agentId: string,
   key: string,
   a: LaunchAnswer,
 ): Promise<LaunchAnswer> {
-  const final = a.status !== 503 || !(a.body as LaunchErrorBody).detail?.includes("still running");
-  if (final) {
+  if (a.status < 500) {
     await d.sql`update app.launch_idempotency set status = ${a.status}, body = ${d.sql.json(a.body as never)}
       where agent_id = ${agentId} and idem_key = ${key} and body is null`;
   }
