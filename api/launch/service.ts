@@ -123,9 +123,14 @@ export async function launchAgent(
       returning status, body, (xmax <> 0) as existed`;
     if (seen?.body && seen.status)
       return { status: seen.status as LaunchAnswer["status"], body: seen.body };
-    // A retry of a request still in flight waits for the same saga instead of starting one.
-    if (seen?.existed)
-      return remember(d, body.agentId, p.idempotencyKey, await waitForSaga(d, body.agentId));
+    // A retry of a request still in flight waits for the same saga instead of starting one;
+    // after a transient failure (nothing stored) it starts a new attempt below.
+    if (seen?.existed) {
+      const [saga] = await sql<{ status: string }[]>`
+        select status from app.launch_sagas where agent_id = ${body.agentId}`;
+      if (saga?.status !== "failed")
+        return remember(d, body.agentId, p.idempotencyKey, await waitForSaga(d, body.agentId));
+    }
   }
   const answer = await startLaunch(d, body);
   return p.idempotencyKey ? remember(d, body.agentId, p.idempotencyKey, answer) : answer;
