@@ -17,7 +17,7 @@ export const CANDLE_INTERVALS = [
 
 const sel = (abi: typeof tokenManager2Abi | typeof uniswapV2PairAbi, name: string) => {
   const item = abi.find((i) => i.type === "event" && i.name === name);
-  if (!item || item.type !== "event") throw new Error(`no event ${name}`);
+  if (item?.type !== "event") throw new Error(`no event ${name}`);
   return toEventSelector(item);
 };
 const TOPIC = {
@@ -189,7 +189,9 @@ async function applyTrade(
         tradeCount: 1,
       })
       .onConflictDoUpdate((row) => ({
+        // biome-ignore lint/complexity/useMathMinMax: bigint; Math.max does not take it
         high: price > row.high ? price : row.high,
+        // biome-ignore lint/complexity/useMathMinMax: bigint; Math.min does not take it
         low: price < row.low ? price : row.low,
         close: price,
         volumeBnb: row.volumeBnb + t.bnbAmount,
