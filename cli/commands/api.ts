@@ -12,7 +12,7 @@ import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
 export function apiCommand(): Command {
   return new Command("api")
-    .description("serve the REST API and the WebSocket bridge (HOST:PORT)")
+    .description("serve the REST API and MCP at /mcp (HOST:PORT)")
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("api", config.LOG_LEVEL);
