@@ -26,8 +26,10 @@ export const token = onchainTable("token", (t) => ({
   launchTime: t.bigint(),
   launchFee: t.bigint(),
   status: tokenStatus("status").notNull(),
-  /** Spot (marginal) price after the latest trade: curve `price`, or pair reserves. */
+  /** Spot (marginal) price: the curve's at creation, then after each trade (curve `price`, or pair reserves). */
   lastPrice: t.bigint().notNull().default(0n),
+  /** BNB wei at which the curve graduates (`_tokenInfos.maxRaising`); null for deposit launches. */
+  maxRaising: t.bigint(),
   /** BNB raised on the curve (`funds`); 0 for deposit launches. */
   funds: t.bigint().notNull().default(0n),
   /** Tokens left on the curve (`offers`). */

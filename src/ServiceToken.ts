@@ -4,7 +4,7 @@ import { type Context, ponder } from "ponder:registry";
 import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { readReceipt } from "./receipts.ts";
-import { DEAD, type Hex, logId, lower, SOURCE, settings, ZERO } from "./settings.ts";
+import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 
 type TokenRow = typeof token.$inferSelect;
@@ -64,8 +64,11 @@ async function onMint(
       launchTime: created.launchTime,
       launchFee: created.launchFee,
       status: "curve",
-      // maxOffers is constant per token; the first trade sets the live curve state.
-      offers: info[4],
+      // The curve's state right after creation; each trade then moves it.
+      offers: info[7],
+      maxRaising: info[5],
+      lastPrice: info[9],
+      marketCapBnb: (info[9] * created.totalSupply) / WAD,
       createdBlock: block.number,
       createdAt: block.timestamp,
       createdTx: tx,

@@ -27,7 +27,10 @@ export const Token = z
     symbol: z.string().nullable(),
     creator: Address,
     treasury: Address,
-    agentId: z.string().nullable().openapi({ description: "ERC-8004 identity id, if linked" }),
+    eip8004TokenId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The agent's ERC-8004 identity NFT id, if linked" }),
     status: z.enum(["registered", "curve", "graduated"]).openapi({
       description:
         "registered: announced, not created yet; curve: trading on the bonding curve; graduated: trading on the DEX pair",
@@ -40,7 +43,9 @@ export const Token = z
     volume: Wei.openapi({ description: "BNB wei traded through the service, curve and DEX" }),
     tradeCount: z.number().int().nonnegative(),
     raised: Wei.openapi({ description: "BNB wei raised on the curve" }),
-    maxRaising: Wei.openapi({ description: "BNB wei at which the curve graduates" }),
+    maxRaising: Wei.openapi({
+      description: "BNB wei at which the curve graduates (read from the curve at creation)",
+    }),
     curveProgressBps: z.number().int().min(0).max(10_000).openapi({
       description: "raised / maxRaising in basis points (10000 once graduated)",
     }),
@@ -83,8 +88,10 @@ const detailRoute = createRoute({
 
 type TokenRow = Record<string, string | number | null> & { total?: string };
 
-function toToken(r: TokenRow, maxRaising: bigint) {
+/** `fallbackMaxRaising` serves tokens the index has no curve reading for (deposit launches). */
+function toToken(r: TokenRow, fallbackMaxRaising: bigint) {
   const raised = BigInt(r.funds as string);
+  const maxRaising = r.max_raising === null ? fallbackMaxRaising : BigInt(r.max_raising as string);
   const progress =
     r.status === "graduated"
       ? 10_000
@@ -95,7 +102,7 @@ function toToken(r: TokenRow, maxRaising: bigint) {
     symbol: r.symbol as string | null,
     creator: r.creator as string,
     treasury: r.treasury as string,
-    agentId: r.agent_id === null ? null : dec(r.agent_id as string),
+    eip8004TokenId: r.agent_id === null ? null : dec(r.agent_id as string),
     status: r.status as "registered" | "curve" | "graduated",
     pair: r.pair as string,
     totalSupply: dec(r.total_supply as string),

@@ -264,6 +264,7 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
     });
     eq(`token ${token} offers`, row.offers, info[7]);
     eq(`token ${token} funds`, row.funds, info[8]);
+    eq(`token ${token} maxRaising`, row.max_raising, info[5]);
     eq(`token ${token} status`, row.status, info[12] === 3n ? "graduated" : "curve");
     if (info[12] !== 3n) eq(`token ${token} curve lastPrice`, row.last_price, info[9]);
   }
