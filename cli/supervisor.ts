@@ -214,7 +214,7 @@ function banner(config: Config, databaseUrl: string): string {
   const db = databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
   const rows = [
     ["API", config.apiUrl],
-    ["WebSocket", config.wsUrl],
+    ["WebSocket", `${config.wsUrl} (the bridge is not live yet)`],
     ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
     ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
