@@ -17,8 +17,9 @@ type State = {
 };
 
 /**
- * The stand-in's storage: one JSON file, written atomically after each change. Private keys
- * never touch the disk in clear; the master key is checked against every sealed key on load.
+ * The stand-in's storage: one JSON file, written atomically (temp file + rename) after each
+ * change. Private keys never touch the disk in clear; a wrong master key fails GCM's tag check
+ * at the first unseal instead of signing with garbage.
  */
 export class StewardStore {
   readonly #path: string;
