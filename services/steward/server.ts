@@ -87,7 +87,16 @@ export function createStewardApp(p: StewardStandInParameters) {
       walletId,
       data,
     });
-    return { policy, verdict };
+    // The 403 body both signing routes answer with when an evaluator refuses.
+    const denial = verdict.ok
+      ? undefined
+      : {
+          error: "policy_denied",
+          evaluator: verdict.evaluator,
+          reason: verdict.reason,
+          policyId: policy.policyId,
+        };
+    return { policy, denial };
   };
 
   app.get("/health", (c) => c.json({ ok: true, service: "steward-stand-in" }));
@@ -141,24 +150,14 @@ export function createStewardApp(p: StewardStandInParameters) {
         return c.json({ txHash: known.hash, policyId: store.policy(w.walletId)?.policyId });
       }
       const value = BigInt(body.value ?? "0");
-      const { policy, verdict } = check(w.walletId, w.agentId, {
+      const { policy, denial } = check(w.walletId, w.agentId, {
         kind: "transaction",
         to: body.to,
         value,
         data: body.data,
         at: new Date(),
       });
-      if (!verdict.ok) {
-        return c.json(
-          {
-            error: "policy_denied",
-            evaluator: verdict.evaluator,
-            reason: verdict.reason,
-            policyId: policy.policyId,
-          },
-          403,
-        );
-      }
+      if (denial) return c.json(denial, 403);
       const account = privateKeyToAccount(store.unseal(w.key));
       const [nonce, gasPrice] = await Promise.all([
         client.getTransactionCount({ address: account.address, blockTag: "pending" }),
@@ -210,22 +209,12 @@ export function createStewardApp(p: StewardStandInParameters) {
     if (!w) return c.json({ error: "not_found" }, 404);
     const { message } = await c.req.json<{ message?: string }>();
     if (typeof message !== "string") return c.json({ error: "message required" }, 400);
-    const { policy, verdict } = check(w.walletId, w.agentId, {
+    const { policy, denial } = check(w.walletId, w.agentId, {
       kind: "message",
       message,
       at: new Date(),
     });
-    if (!verdict.ok) {
-      return c.json(
-        {
-          error: "policy_denied",
-          evaluator: verdict.evaluator,
-          reason: verdict.reason,
-          policyId: policy.policyId,
-        },
-        403,
-      );
-    }
+    if (denial) return c.json(denial, 403);
     const signature = await privateKeyToAccount(store.unseal(w.key)).signMessage({ message });
     return c.json({ signature, policyId: policy.policyId });
   });
