@@ -10,41 +10,64 @@ export const side = onchainEnum("side", ["buy", "sell"]);
 export const launchStatus = onchainEnum("launch_status", ["open", "closed", "launched", "refund"]);
 
 /** A service token: registered in the ServiceRegistry, or created by a deposit launch. */
-export const token = onchainTable("token", (t) => ({
-  address: t.hex().primaryKey(),
-  origin: tokenOrigin("origin").notNull(),
-  name: t.text(),
-  symbol: t.text(),
-  creator: t.hex().notNull(),
-  treasury: t.hex().notNull(),
-  agentId: t.bigint(),
-  /** CREATE2 pair with WBNB (known before it exists). */
-  pair: t.hex().notNull(),
-  /** Deposit launches: the vault. */
-  launchVault: t.hex(),
-  totalSupply: t.bigint().notNull().default(0n),
-  launchTime: t.bigint(),
-  launchFee: t.bigint(),
-  status: tokenStatus("status").notNull(),
-  /** Spot (marginal) price: the curve's at creation, then after each trade (curve `price`, or pair reserves). */
-  lastPrice: t.bigint().notNull().default(0n),
-  /** BNB wei at which the curve graduates (`_tokenInfos.maxRaising`); null for deposit launches. */
-  maxRaising: t.bigint(),
-  /** BNB raised on the curve (`funds`); 0 for deposit launches. */
-  funds: t.bigint().notNull().default(0n),
-  /** Tokens left on the curve (`offers`). */
-  offers: t.bigint().notNull().default(0n),
-  totalVolumeBnb: t.bigint().notNull().default(0n),
-  tradeCount: t.integer().notNull().default(0),
-  holderCount: t.integer().notNull().default(0),
-  marketCapBnb: t.bigint().notNull().default(0n),
-  registeredBlock: t.bigint().notNull(),
-  createdBlock: t.bigint(),
-  createdAt: t.bigint(),
-  createdTx: t.hex(),
-  graduatedBlock: t.bigint(),
-  graduatedAt: t.bigint(),
-}));
+export const token = onchainTable(
+  "token",
+  (t) => ({
+    address: t.hex().primaryKey(),
+    origin: tokenOrigin("origin").notNull(),
+    name: t.text(),
+    symbol: t.text(),
+    creator: t.hex().notNull(),
+    treasury: t.hex().notNull(),
+    agentId: t.bigint(),
+    /** CREATE2 pair with WBNB (known before it exists). */
+    pair: t.hex().notNull(),
+    /** Deposit launches: the vault. */
+    launchVault: t.hex(),
+    totalSupply: t.bigint().notNull().default(0n),
+    launchTime: t.bigint(),
+    launchFee: t.bigint(),
+    status: tokenStatus("status").notNull(),
+    /** Spot (marginal) price: the curve's at creation, then after each trade (curve `price`, or pair reserves). */
+    lastPrice: t.bigint().notNull().default(0n),
+    /** BNB wei at which the curve graduates (`_tokenInfos.maxRaising`); null for deposit launches. */
+    maxRaising: t.bigint(),
+    /** BNB raised on the curve (`funds`); 0 for deposit launches. */
+    funds: t.bigint().notNull().default(0n),
+    /** Tokens left on the curve (`offers`). */
+    offers: t.bigint().notNull().default(0n),
+    totalVolumeBnb: t.bigint().notNull().default(0n),
+    tradeCount: t.integer().notNull().default(0),
+    holderCount: t.integer().notNull().default(0),
+    marketCapBnb: t.bigint().notNull().default(0n),
+    registeredBlock: t.bigint().notNull(),
+    createdBlock: t.bigint(),
+    createdAt: t.bigint(),
+    createdTx: t.hex(),
+    /** Log index of the mint Transfer: with createdTx, the stable id of the launch event. */
+    createdLogIndex: t.integer(),
+    graduatedBlock: t.bigint(),
+    graduatedAt: t.bigint(),
+    /** The LiquidityAdded log that graduated the token (the feed's launch.graduated event). */
+    graduatedTx: t.hex(),
+    graduatedLogIndex: t.integer(),
+    // --- Market data (issue 16) ---
+    /** Spot price at creation: the reference of priceChange24h before the first trade. */
+    initialPrice: t.bigint(),
+    /** Unix seconds of the last trade. */
+    lastTradeAt: t.bigint(),
+    /** Pair reserves after the last pair event the indexer saw (graduated and launched tokens). */
+    liquidityBnb: t.bigint(),
+    liquidityToken: t.bigint(),
+  }),
+  // --- Market data (issue 16): keyset indexes of the `/tokens` sorts ---
+  (t) => ({
+    newIdx: index().on(t.registeredBlock, t.address),
+    marketCapIdx: index().on(t.marketCapBnb, t.address),
+    volumeIdx: index().on(t.totalVolumeBnb, t.address),
+    creatorIdx: index().on(t.creator),
+  }),
+);
 
 /** One trade, curve or DEX. id = `${chainId}:${txHash}:${logIndex of the trade log}`. */
 export const trade = onchainTable(
@@ -66,11 +89,27 @@ export const trade = onchainTable(
     logIndex: t.integer().notNull(),
     txHash: t.hex().notNull(),
     timestamp: t.bigint().notNull(),
+    // --- Market data (issue 16) ---
+    /** Spot (marginal) price after the trade: the reference of priceChange24h. */
+    spot: t.bigint().notNull(),
+    /** USD per BNB (1e18 = 1 USD) of the latest feed answer at the trade; null before any. */
+    bnbUsd: t.bigint(),
   }),
-  (t) => ({ tokenOrder: index().on(t.token, t.blockNumber, t.logIndex) }),
+  (t) => ({
+    tokenOrder: index().on(t.token, t.blockNumber, t.logIndex),
+    // --- Market data (issue 16): 24-hour windows, per token and across tokens ---
+    tokenTime: index().on(t.token, t.timestamp),
+    time: index().on(t.timestamp),
+    // The WebSocket bridge tails every trade in chain order (api/ws/view-tail.ts).
+    chainOrder: index().on(t.blockNumber, t.logIndex),
+  }),
 );
 
-/** OHLC of execution prices per token and interval (1m 5m 15m 1h 1d), bucketStart in unix s. */
+/**
+ * OHLC of execution prices per token and interval (1m 5m 15m 1h 4h 1d), bucketStart in unix s.
+ * The *Usd columns are the same in USD (1e18 = 1 USD per whole token), each trade priced at the
+ * BNB/USD answer current at it; null while no trade in the bucket had a feed answer.
+ */
 export const candle = onchainTable(
   "candle",
   (t) => ({
@@ -84,8 +123,18 @@ export const candle = onchainTable(
     volumeBnb: t.bigint().notNull(),
     volumeToken: t.bigint().notNull(),
     tradeCount: t.integer().notNull(),
+    // --- Market data (issue 16) ---
+    openUsd: t.bigint(),
+    highUsd: t.bigint(),
+    lowUsd: t.bigint(),
+    closeUsd: t.bigint(),
+    volumeUsd: t.bigint().notNull().default(0n),
   }),
-  (t) => ({ pk: primaryKey({ columns: [t.token, t.interval, t.bucketStart] }) }),
+  (t) => ({
+    pk: primaryKey({ columns: [t.token, t.interval, t.bucketStart] }),
+    // The 24-hour sorts: the 1h buckets of the window across all tokens.
+    timeIdx: index().on(t.interval, t.bucketStart),
+  }),
 );
 
 /** Balance per (token, account); rows stay at zero once an account sold out. */
@@ -95,8 +144,15 @@ export const holder = onchainTable(
     token: t.hex().notNull(),
     account: t.hex().notNull(),
     balance: t.bigint().notNull(),
+    // --- Market data (issue 16) ---
+    /** Accounts holding for the market: "curve", "pair", "vault", "burn"; null for holders. */
+    role: t.text(),
   }),
-  (t) => ({ pk: primaryKey({ columns: [t.token, t.account] }) }),
+  (t) => ({
+    pk: primaryKey({ columns: [t.token, t.account] }),
+    // --- Market data (issue 16): top holders ---
+    topIdx: index().on(t.token, t.balance, t.account),
+  }),
 );
 
 /** ERC-8004 identities linked to a service token (ServiceTokenRegistered.agentId). */
@@ -111,7 +167,7 @@ export const identity = onchainTable("identity", (t) => ({
   linkedBlock: t.bigint().notNull(),
 }));
 
-/** History of a linked identity: uri, metadata, owner changes. */
+/** History of a linked identity: its link to the token (kind `linked`), uri, metadata, owner changes. */
 export const identityChange = onchainTable("identity_change", (t) => ({
   id: t.text().primaryKey(),
   agentId: t.bigint().notNull(),
@@ -135,7 +191,7 @@ export const watchedWallet = onchainTable("watched_wallet", (t) => ({
 export const walletActivity = onchainTable(
   "wallet_activity",
   (t) => ({
-    /** `${chainId}:${txHash}:${logIndex}` (+ `:in`/`:out` for transfers). */
+    /** `${chainId}:${txHash}:${logIndex}` (+ `:in`/`:out` for transfers, `:bnb` for the BNB a Safe execution sent). */
     id: t.text().primaryKey(),
     source: t.text().notNull(),
     wallet: t.hex().notNull(),
@@ -216,5 +272,16 @@ export const bnbUsd = onchainTable("bnb_usd", (t) => ({
   answer: t.bigint().notNull(),
   decimals: t.integer().notNull(),
   updatedAt: t.bigint().notNull(),
+  blockNumber: t.bigint().notNull(),
+}));
+
+// --- Market data (issue 16) ---
+
+/** The BNB/USD answer current at the indexed head: one row, id "latest". */
+export const bnbUsdLatest = onchainTable("bnb_usd_latest", (t) => ({
+  id: t.text().primaryKey(),
+  round: t.bigint().notNull(),
+  /** USD per BNB, 1e18 = 1 USD (the answer rescaled from the feed's decimals). */
+  rate: t.bigint().notNull(),
   blockNumber: t.bigint().notNull(),
 }));

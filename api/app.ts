@@ -3,9 +3,11 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
+import type { WebhookSecrets } from "../lib/events/webhook-secrets.ts";
 import type { Logger } from "../lib/logger.ts";
+import { registerSessionFeatures, type SessionFeatures } from "./auth/register.ts";
 import type { AppEnv } from "./env.ts";
-import { HttpError, renderError } from "./errors.ts";
+import { HttpError, invalidInput, renderError } from "./errors.ts";
 import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.ts";
 import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
@@ -13,13 +15,23 @@ import { clientIp } from "./middleware/client-ip/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { registerAgents } from "./routes/agents.ts";
+import { registerChart } from "./routes/chart.ts";
+import { type DashboardFeatures, registerDashboard } from "./routes/dashboard.ts";
 import { registerDiscovery } from "./routes/discovery.ts";
+import { registerEvents } from "./routes/events.ts";
 import { registerHealth } from "./routes/health.ts";
+import { registerHolders } from "./routes/holders.ts";
 import { type HeadBlockReader, registerIndexer } from "./routes/indexer.ts";
 import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
 import { registerTokens } from "./routes/tokens.ts";
+import { registerUdf } from "./routes/udf.ts";
+import {
+  registerWebhookSubscriptions,
+  type WebhookSubscriptionDeps,
+} from "./routes/webhook-subscriptions.ts";
 import type { ApiSettings } from "./settings.ts";
+import { registerWebhooks } from "./webhooks/routes.ts";
 
 export type CreateAppParameters = {
   logger: Logger;
@@ -32,6 +44,15 @@ export type CreateAppParameters = {
   headBlock?: HeadBlockReader;
   /** Agent launch, operator, webhook and MCP endpoints (issue 6); absent in read-only tests. */
   launch?: LaunchFeatures;
+  /** Chain reads and the signer's policy for the agent dashboard (issue 13). */
+  dashboard?: DashboardFeatures;
+  /** Outbound webhook subscriptions (issue 15); absent in read-only tests. */
+  webhooks?: Omit<WebhookSubscriptionDeps, "sql">;
+  /** Session endpoints' extras (issue 14): chain client, deposit-launch writes, X OAuth. */
+  sessions?: SessionFeatures;
+  /** The agent event feed (issue 11): inbound webhook secrets (unset: no webhook routes) and
+   * the operator token that unlocks internal events. */
+  events?: { webhookSecrets?: WebhookSecrets; adminToken?: string };
 };
 
 /**
@@ -47,15 +68,7 @@ export function createApp(p: CreateAppParameters) {
     // Zod failures on params, query or body become the documented validation envelope.
     defaultHook: (result) => {
       if (!result.success) {
-        throw new HttpError("validation_failed", {
-          message: result.error.issues
-            .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-            .join("; "),
-          details: result.error.issues.map((i) => ({
-            path: i.path.join(".") || "(root)",
-            message: i.message,
-          })),
-        });
+        throw invalidInput("validation_failed", result.error.issues);
       }
     },
   });
@@ -65,7 +78,7 @@ export function createApp(p: CreateAppParameters) {
   app.use(
     cors({
       origin: new URL(p.settings.webUrl).origin,
-      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       allowHeaders: ["Content-Type", "Authorization", "X-Agent-Api-Key", "Idempotency-Key"],
       exposeHeaders: [
         "RateLimit-Limit",
@@ -74,6 +87,7 @@ export function createApp(p: CreateAppParameters) {
         "Retry-After",
         "X-Request-Id",
       ],
+      credentials: true,
       maxAge: 600,
     }),
   );
@@ -96,6 +110,12 @@ export function createApp(p: CreateAppParameters) {
     startedAt: p.startedAt ?? Date.now(),
   });
 
+  // Signed webhooks are authenticated per request and come in bursts from a few senders:
+  // they are registered before the per-IP limiter.
+  if (p.events?.webhookSecrets) {
+    registerWebhooks(app, { sql: p.sql, secrets: p.events.webhookSecrets });
+  }
+
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
   // Before the limiter: a valid agent key earns the authenticated budget on every route.
   app.use(identify({ sql: p.sql }));
@@ -104,11 +124,28 @@ export function createApp(p: CreateAppParameters) {
   const deps = { sql: p.sql, settings: p.settings };
   registerDiscovery(app, p.settings);
   registerIndexer(app, { ...deps, headBlock: p.headBlock });
-  registerAgents(app, deps);
+  // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
+  const dashboard = registerDashboard(app, {
+    ...deps,
+    adminToken: p.launch?.adminToken,
+    features: p.dashboard,
+  });
+  registerAgents(app, { ...deps, detail: dashboard.detail });
   registerTokens(app, deps);
   registerMarket(app, deps);
+  registerChart(app, deps);
+  registerHolders(app, deps);
+  registerUdf(app, deps);
   registerLaunches(app, deps);
+  registerSessionFeatures(app, {
+    sql: p.sql,
+    settings: p.settings,
+    env: p.env,
+    features: p.sessions,
+  });
+  registerEvents(app, { sql: p.sql, adminToken: p.events?.adminToken ?? p.launch?.adminToken });
   if (p.launch) registerLaunchFeatures(app, { sql: p.sql, features: p.launch });
+  if (p.webhooks) registerWebhookSubscriptions(app, { sql: p.sql, ...p.webhooks });
 
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -1,4 +1,5 @@
 import type { Logger } from "../lib/logger.ts";
+import type { Session } from "./auth/sessions.ts";
 
 /** Who made an authenticated request (set by the authentication of a later issue). */
 export type Principal = { kind: "agent" | "user"; id: string };
@@ -12,5 +13,9 @@ export type AppEnv = {
     clientIp: string;
     /** Set once a request is authenticated; the rate limit then counts per principal. */
     principal?: Principal;
+    /** Set by `requireSession`: the SIWE or patron session of the cookie. */
+    session?: Session;
+    /** Inbound webhooks: the raw body whose signature was verified. */
+    webhookBody?: string;
   };
 };

@@ -1,5 +1,12 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { UnknownAgentError } from "../lib/agents/keys.ts";
+import { MissingRecordError } from "../lib/dashboard/records.ts";
+import { type ErrorDetail, issueDetails, LaunchpadError } from "../lib/errors.ts";
+import { ImageCheckError } from "../lib/image/check.ts";
+import { OutboundWebhookError } from "../lib/outbound/errors.ts";
+import type { LaunchErrorBody } from "./launch/schema.ts";
 
 /**
  * The one error taxonomy of the API: every code the service answers with and its HTTP status.
@@ -11,9 +18,11 @@ export const ERROR_STATUS = {
   not_authorized: 403,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  upstream_error: 502,
   unavailable: 503,
   INVALID_REQUEST: 400,
   AGENT_AUTH_MISSING: 401,
@@ -27,13 +36,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export type ErrorDetail = { path: string; message: string };
+export type { ErrorDetail };
 
 export type HttpErrorParameters = {
   message: string;
   details?: ErrorDetail[];
   headers?: Record<string, string>;
   cause?: unknown;
+  /** A finer reason inside the code (the launch envelope's `code`, e.g. IMAGE_NOT_200). */
+  reason?: string;
 };
 
 /**
@@ -43,20 +54,83 @@ export type HttpErrorParameters = {
  * @example
  * throw new HttpError("not_found", { message: "no token 0xabc… is indexed" });
  */
-export class HttpError extends Error {
+export class HttpError extends LaunchpadError<ErrorCode> {
   override name = "HttpError";
-  readonly code: ErrorCode;
-  readonly details?: ErrorDetail[];
+  declare readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  readonly reason?: string;
   constructor(code: ErrorCode, p: HttpErrorParameters) {
-    super(p.message, { cause: p.cause });
-    this.code = code;
-    this.details = p.details;
+    super(code, {
+      message: p.message,
+      details: p.details,
+      cause: p.cause,
+      retryable: code === "rate_limited" || ERROR_STATUS[code] >= 500,
+    });
     this.headers = p.headers;
+    this.reason = p.reason;
   }
   get status(): ContentfulStatusCode {
     return ERROR_STATUS[this.code];
   }
+}
+
+/**
+ * Zod issues as an HTTP error: every field problem in `details`, all of them in the message.
+ *
+ * @example
+ * if (!r.success) throw invalidInput("validation_failed", r.error.issues);
+ */
+export function invalidInput(
+  code: "validation_failed" | "INVALID_REQUEST",
+  issues: Parameters<typeof issueDetails>[0],
+): HttpError {
+  const details = issueDetails(issues);
+  return new HttpError(code, {
+    message: details.map((d) => `${d.path}: ${d.message}`).join("; "),
+    details,
+  });
+}
+
+/** Which error envelope a route answers with: the spec's common one or the launch endpoint's. */
+export type Envelope = "common" | "launch";
+
+/**
+ * The one mapping from any thrown error to an HTTP error: HttpErrors as they are, domain
+ * errors by their code, anything else an internal error (in the launch envelope, its
+ * retryable ORCHESTRATOR_UNAVAIL).
+ *
+ * @example
+ * const e = toHttpError(new ImageCheckError("IMAGE_NOT_200", "answered 404"), "launch");
+ */
+export function toHttpError(error: unknown, envelope: Envelope = "common"): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof HTTPException && error.status === 413)
+    return new HttpError("payload_too_large", { message: error.message });
+  if (error instanceof ImageCheckError) {
+    return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
+      message: error.message,
+      details: [{ path: "imageUrl", message: error.message }],
+      reason: error.code,
+      cause: error,
+    });
+  }
+  if (error instanceof UnknownAgentError || error instanceof MissingRecordError)
+    return new HttpError("not_found", { message: error.message, cause: error });
+  if (error instanceof OutboundWebhookError) {
+    return new HttpError(error.code === "WEBHOOK_NOT_FOUND" ? "not_found" : "conflict", {
+      message: error.message,
+      cause: error,
+    });
+  }
+  return envelope === "launch"
+    ? new HttpError("ORCHESTRATOR_UNAVAIL", {
+        message: "the launch service failed; retry with backoff",
+        cause: error,
+      })
+    : new HttpError("internal_error", {
+        message: "internal error; retry with backoff",
+        cause: error,
+      });
 }
 
 export type ErrorBody = {
@@ -67,19 +141,31 @@ export type ErrorBody = {
   requestId?: string;
 };
 
-/** Renders an error as the envelope; anything that is not an HttpError is an internal error. */
-export function renderError(c: Context, error: unknown) {
-  const e =
-    error instanceof HttpError
-      ? error
-      : new HttpError("internal_error", {
-          message: "internal error; retry with backoff",
-          cause: error,
-        });
-  if (e.code === "internal_error") {
-    c.get("log")?.error({ err: e.cause ?? e }, "unhandled error");
+export type { LaunchErrorBody };
+
+/**
+ * The one renderer: any error as the route's envelope with its status and headers. The common
+ * envelope is `{ok:false, error, message, details?, requestId?}`; the launch endpoint's (SPEC.md)
+ * is `{ok:false, error, detail, code?, details?}`.
+ *
+ * @example
+ * app.onError((error, c) => renderError(c, error));
+ */
+export function renderError(c: Context, error: unknown, envelope: Envelope = "common") {
+  const e = toHttpError(error, envelope);
+  if (e.status >= 500 && !(error instanceof HttpError)) {
+    c.get("log")?.error(
+      { err: e.cause ?? e },
+      envelope === "launch" ? "launch error" : "unhandled error",
+    );
   }
   for (const [k, v] of Object.entries(e.headers ?? {})) c.header(k, v);
+  if (envelope === "launch") {
+    const body: LaunchErrorBody = { ok: false, error: e.code, detail: e.message };
+    if (e.reason) body.code = e.reason;
+    if (e.details) body.details = e.details;
+    return c.json(body, e.status);
+  }
   const body: ErrorBody = { ok: false, error: e.code, message: e.message };
   if (e.details) body.details = e.details;
   const requestId = c.get("requestId");

@@ -22,6 +22,14 @@ export const RATE_LIMITS = {
   sweepEveryMs: 60_000,
 } as const;
 
+/** The launch endpoint (SPEC.md "Limits": 10 launch requests per minute per key). */
+export const LAUNCH_API_LIMITS = {
+  perKeyPerMinute: 10,
+  windowSeconds: 60,
+  /** How often a waiting request looks at the saga. */
+  pollMs: 200,
+} as const;
+
 /** Offset and cursor lists: `limit` default and maximum (SPEC.md: default 20, max 100). */
 export const PAGINATION = {
   defaultLimit: 20,
@@ -43,3 +51,75 @@ export const CHAIN_LIMITS = {
 
 /** `Retry-After` (seconds) sent with 503 `unavailable` while the index is not published yet. */
 export const INDEX_NOT_READY_RETRY_SECONDS = 5;
+
+/** Market data (issue 16): chart caching, search lengths, the UDF feed. */
+export const MARKET_LIMITS = {
+  /** `Cache-Control: max-age` of chart answers whose range closed before the indexed head. */
+  closedChartMaxAgeSeconds: 86_400,
+  /** ... and of answers that include the open bucket. */
+  openChartMaxAgeSeconds: 5,
+  /** Longest `q` of `/tokens` and `query` of `/udf/search`. */
+  maxSearchLength: 64,
+  /** Longest UDF symbol: an address plus `/USD`, with room. */
+  maxSymbolLength: 80,
+  /** `/udf/search` results: default and maximum. */
+  udfSearchDefault: 30,
+  udfSearchMax: 100,
+} as const;
+
+/** Limits of sign-in and sessions, in one place. */
+export const SESSION_LIMITS = {
+  /** A SIWE nonce (and an OAuth state) is good for 10 minutes. */
+  nonceTtlSeconds: 600,
+  /** A session cookie lives 7 days. */
+  sessionTtlSeconds: 7 * 24 * 3600,
+  /** Tolerated difference between the signer's clock and ours. */
+  clockSkewSeconds: 60,
+  /** Longest SIWE message and signature accepted (a Safe's 6492 wrapper is the longest). */
+  maxMessageChars: 4096,
+  maxSignatureChars: 20_000,
+  /** Deposit launches one session may create per hour. */
+  launchesPerHour: 5,
+} as const;
+
+/** Limits of deposit-launch creation, in one place. */
+export const DEPOSIT_LAUNCH_LIMITS = {
+  /** A launch must stay open at least this long: the transaction and first deposits need time. */
+  minOpenSeconds: 300,
+  /** How long a request waits for the createLaunch receipt before answering 503. */
+  receiptTimeoutMs: 60_000,
+} as const;
+
+/** Advisory-lock namespaces (first key of `pg_advisory_xact_lock(ns, hashtext(...))`). */
+export const LOCK_NAMESPACES = {
+  /** The relayer's nonce across API processes (deposit launches). */
+  relayerNonce: 7_400_014,
+  /** One deposit-launch creation at a time per wallet (budget count and insert). */
+  depositCreator: 7_400_015,
+} as const;
+
+/** The WebSocket bridge (`/ws`, api/ws/). Per API process; docs/websocket.md explains each. */
+export const WS_LIMITS = {
+  /** Largest client message; a bigger frame closes the socket (1009, by the `ws` package). */
+  maxMessageBytes: 4 * 1024,
+  /** Channels one socket may be subscribed to at once. */
+  maxSubscriptionsPerSocket: 100,
+  /** Open sockets per client IP on one API process. */
+  maxSocketsPerIp: 50,
+  /** Bytes queued for a socket before it is cut as a slow consumer (1013). */
+  maxBufferedBytes: 1024 * 1024,
+  /** Bad messages (malformed, unknown channel, limit hit) per minute before a 1008 close. */
+  maxBadMessagesPerMinute: 20,
+  /** Messages a `since` resume may replay; further back, page the REST endpoint instead. */
+  maxReplay: 1_000,
+  /** The server pings every socket this often and drops one that did not pong since. */
+  heartbeatMs: 30_000,
+  /** Tailers read the views and `agent_events` on every notification and at least this often. */
+  pollMs: 1_000,
+  /** Rows one tailer read hands on at most (the next read continues). */
+  tailBatch: 1_000,
+  /** Sent chain items kept to notice a reorg that removes them (Ponder reverts up to finality). */
+  reorgWindowBlocks: 128,
+  /** Time a closing socket gets for the close handshake before it is cut. */
+  closeGraceMs: 2_000,
+} as const;

@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
-import { createPublicClient, createWalletClient, defineChain, http, parseEther } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { readDeploymentRecord } from "../devnet/record.ts";
 import { type SeedDevnetReturnType, seedDevnet } from "../devnet/seed.ts";
+import { viemChain } from "../lib/chain.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { isolatedEnv, type Stack, startStack } from "../test/helpers/cli.ts";
 import { type App, createApp } from "./app.ts";
@@ -164,12 +165,7 @@ describe("trades", () => {
     const secondBefore = await pages(first.nextCursor);
     // A new curve buy, mined and indexed.
     const record = readDeploymentRecord(dataDir);
-    const chain = defineChain({
-      id: 56,
-      name: "devnet",
-      nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
-      rpcUrls: { default: { http: [rpcUrl] } },
-    });
+    const chain = viemChain({ id: 56, name: "devnet", rpcUrls: [rpcUrl] });
     const buyer = devnetAccounts().external[0];
     if (!record || !buyer) throw new Error("no devnet record or account");
     const wallet = createWalletClient({ account: buyer, chain, transport: http(rpcUrl) });

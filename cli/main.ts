@@ -6,8 +6,9 @@ import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { reindexCommand } from "./commands/reindex.ts";
-import { launchpadApiCommand, stewardCommand } from "./commands/stand-ins.ts";
+import { launchpadApiCommand, stewardCommand, xCommand } from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
+import { webhooksCommand } from "./commands/webhooks.ts";
 import { workerCommand } from "./commands/worker.ts";
 
 const program = new Command("launchpad")
@@ -22,8 +23,10 @@ const program = new Command("launchpad")
   .addCommand(agentsCommand())
   .addCommand(keysCommand())
   .addCommand(mcpCommand())
+  .addCommand(webhooksCommand())
   .addCommand(stewardCommand())
-  .addCommand(launchpadApiCommand());
+  .addCommand(launchpadApiCommand())
+  .addCommand(xCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -6,21 +6,9 @@ import { pipeLines } from "../lib/lines.ts";
 import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { SUPERVISOR_LIMITS } from "./limits.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
-
-/** Limits of the supervisor, in one place. */
-export const SUPERVISOR_LIMITS = {
-  /** Lines of a dead child's output printed with the failure. */
-  tailLines: 30,
-  /** Time for every role to report ready after it was spawned. */
-  readyTimeoutMs: 120_000,
-  /** Time each child gets to exit after SIGTERM before SIGKILL. */
-  stopTimeoutMs: 15_000,
-  /** A restartable role may restart this many times within the window, then the start fails. */
-  maxRestarts: 3,
-  restartWindowMs: 60_000,
-} as const;
 
 /**
  * Roles the supervisor runs as child processes. The indexer and the worker keep all their
@@ -31,6 +19,7 @@ const ROLES = [
   // Local stand-ins of the external services (only when their URL is not configured).
   { role: "steward", restartable: true },
   { role: "launchpad-api", restartable: true },
+  { role: "x", restartable: true },
   { role: "indexer", restartable: true },
   { role: "worker", restartable: true },
   { role: "api", restartable: false },
@@ -43,6 +32,7 @@ function activeRoles(config: Config): Role[] {
   return ROLES.map((r) => r.role).filter((role) => {
     if (role === "steward") return !config.STEWARD_URL;
     if (role === "launchpad-api") return !config.LAUNCHPAD_API_URL && config.devnet;
+    if (role === "x") return !config.X_OAUTH_URL && config.LAUNCHPAD_ENV !== "production";
     return true;
   });
 }
@@ -214,7 +204,7 @@ function banner(config: Config, databaseUrl: string): string {
   const db = databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
   const rows = [
     ["API", config.apiUrl],
-    ["WebSocket", `${config.wsUrl} (the bridge is not live yet)`],
+    ["WebSocket", config.wsUrl],
     ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
     ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],

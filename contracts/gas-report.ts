@@ -7,7 +7,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   erc20Abi,
   type Hash,
   http,
@@ -20,20 +19,16 @@ import { launchVaultAbi } from "../abis/LaunchVault.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { startAnvil } from "../devnet/anvil.ts";
-import { signCreateArgs } from "../devnet/create-args.ts";
 import { deployDevnet } from "../devnet/deploy.ts";
+import { viemChain } from "../lib/chain.ts";
+import { signCreateArgs } from "../lib/create-args.ts";
 import { freePort } from "../lib/net.ts";
 
 const anvil = await startAnvil({ port: await freePort(), blockTime: 0 });
 const dataDir = mkdtempSync(join(tmpdir(), "gas-report-"));
 try {
   const record = await deployDevnet({ rpcUrl: anvil.rpcUrl, dataDir });
-  const chain = defineChain({
-    id: record.chainId,
-    name: "devnet",
-    nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
-    rpcUrls: { default: { http: [anvil.rpcUrl] } },
-  });
+  const chain = viemChain({ id: record.chainId, name: "devnet", rpcUrls: [anvil.rpcUrl] });
   const transport = http(anvil.rpcUrl);
   const pc = createPublicClient({ chain, transport, pollingInterval: 20 });
   const tc = createTestClient({ chain, mode: "anvil", transport });

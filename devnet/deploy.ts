@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   encodeDeployData,
   encodeFunctionData,
   getContractAddress,
@@ -21,7 +20,7 @@ import {
   loadExternalArtifact,
   pairInitCodeHash,
 } from "../contracts/external.ts";
-import { readChainIdentity } from "../lib/chain.ts";
+import { readChainIdentity, viemChain } from "../lib/chain.ts";
 import { devnetAccountAddresses, devnetAccounts } from "./accounts.ts";
 import {
   DEVNET_CONTRACT_NAMES,
@@ -131,12 +130,7 @@ async function deployAll(
   log: (msg: string) => void,
 ): Promise<DeploymentRecord> {
   const chainId = await publicClient.getChainId();
-  const chain: Chain = defineChain({
-    id: chainId,
-    name: "devnet",
-    nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
-    rpcUrls: { default: { http: [p.rpcUrl] } },
-  });
+  const chain: Chain = viemChain({ id: chainId, name: "devnet", rpcUrls: [p.rpcUrl] });
   const accounts = devnetAccounts();
   const addresses = devnetAccountAddresses(accounts);
   const deployer = accounts.deployer;

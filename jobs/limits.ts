@@ -1,9 +1,78 @@
-/** Limits of the job system, in one place. */
+/**
+ * Every limit, timeout, interval and batch size of the worker role (pg-boss, the launch
+ * saga, the agent event jobs), in one place. The API reaches the queue only through jobs/launch/producer.ts.
+ */
+
+/** Limits of the job system. */
 export const JOB_LIMITS = {
   /** pg-boss keeps its tables in this schema, apart from the app's and Ponder's. */
   schema: "jobs",
   /** On shutdown, running jobs get this long to finish before the worker exits. */
   stopTimeoutMs: 15_000,
-  /** Connections pg-boss may hold. */
+  /** Connections pg-boss may hold in the worker. */
   maxConnections: 5,
+  /** Connections the API's producer may hold (it only sends). */
+  producerConnections: 2,
+  /** How often a worker asks pg-boss for new jobs, in seconds. */
+  pollingIntervalSeconds: 0.5,
+} as const;
+
+/** Limits of the launch saga. */
+export const LAUNCH_LIMITS = {
+  /** pg-boss queue of saga runs. */
+  queue: "launch-saga",
+  /** A worker holds a saga this long per heartbeat; a crashed worker's lease lapses after it. */
+  leaseMs: 5_000,
+  heartbeatMs: 1_500,
+  /** How often a worker looks for sagas whose lease lapsed (a crash) and resumes them. */
+  sweepEveryMs: 1_000,
+  /** A lapsed saga is picked up once it has been idle this long (seconds)... */
+  orphanIdleSeconds: 2,
+  /** ...and at most this many per sweep. */
+  orphanBatch: 50,
+  /** Every this many sweeps, agents' stored status follows the index (pending -> active -> graduated). */
+  statusSyncEverySweeps: 5,
+  /** Sagas run at once per worker. */
+  concurrency: 8,
+  /** A transaction's receipt must arrive within this long. */
+  receiptTimeoutMs: 60_000,
+  /** Gas units the agent wallet is funded for (identity registration and createToken). */
+  fundGasUnits: 6_000_000n,
+  /** Tax terms of every launch (SPEC.md token defaults): 2% buy, 2% sell. */
+  buyTaxBps: 200,
+  sellTaxBps: 200,
+  /** Share of each tax paid to the treasury (the rest goes to the platform). */
+  treasuryShareBps: 5000,
+} as const;
+
+/** The NAV snapshot job (its valuation limits: DASHBOARD_LIMITS in lib/limits.ts). */
+export const NAV_JOB = {
+  queue: "nav-snapshot",
+  /** Every minute: a run with nothing to take costs one query per agent. */
+  cron: "* * * * *",
+  pollSeconds: 2,
+  /** A run lasting longer is given up (a backfill of 168 hours takes well under a minute). */
+  expireSeconds: 600,
+} as const;
+
+/** Limits of the agent event jobs (inbox consumer, chain projector). */
+export const EVENT_JOB_LIMITS = {
+  /** pg-boss queue of inbox drains ('short': one queued at most, any number running). */
+  drainQueue: "events-inbox-drain",
+  /** Inbox rows per transaction. */
+  batchSize: 500,
+  /** A drain job returns after this long (and asks for another) so it never looks stuck. */
+  drainBudgetMs: 5_000,
+  /** Drain jobs one worker runs at once; SKIP LOCKED keeps their batches apart. */
+  drainConcurrency: 2,
+  /** A killed worker's drain job is retried by pg-boss after this; the inbox never waits on it. */
+  drainExpireSeconds: 60,
+  /** Failed attempts before an inbox row goes to the dead letter (failed_at). */
+  maxAttempts: 3,
+  /** Safety net besides LISTEN: a missed notification still drains within this. */
+  kickEveryMs: 1_000,
+  /** Chain projector: how often it compares the index with the feed. */
+  projectEveryMs: 500,
+  /** Blocks below the index head that the projector re-checks on every pass (reorg window). */
+  reorgWindowBlocks: 256,
 } as const;

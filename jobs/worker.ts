@@ -3,15 +3,30 @@ import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import type { Logger } from "../lib/logger.ts";
+import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
+import { startNavWorker } from "./nav/worker.ts";
+import { startOutboundWorker } from "./outbound/worker.ts";
+
+/** Test mode only: `LAUNCHPAD_TEST_KILL_POINTS=inbox-batch:<n>` kills the worker in its nth batch. */
+function killInBatch(config: Config | undefined): number | undefined {
+  if (config?.LAUNCHPAD_ENV !== "test") return undefined;
+  const m = /(?:^|,)inbox-batch:(\d+)(?:,|$)/.exec(config.LAUNCHPAD_TEST_KILL_POINTS ?? "");
+  return m ? Number(m[1]) : undefined;
+}
 
 export type StartWorkerParameters = {
   databaseUrl: string;
   log: Logger;
-  /** With a configuration, the launch saga runs here too. */
+  /** With a configuration, the launch saga and outbound webhooks run here too. */
   config?: Config;
+  /** Job families to run (default all): an operator may scale the inbox consumer apart. */
+  jobs?: readonly WorkerJob[];
 };
+
+export const WORKER_JOBS = ["events", "launch", "nav"] as const;
+export type WorkerJob = (typeof WORKER_JOBS)[number];
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
 /**
@@ -32,13 +47,35 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
   });
   boss.on("error", (error: unknown) => p.log.error({ err: error }, "pg-boss error"));
   await boss.start();
-  const stopLaunch = p.config
-    ? await startLaunchWorker({ boss, sql, config: p.config, log: p.log })
+  const jobs = p.jobs ?? WORKER_JOBS;
+  const stopEvents = !jobs.includes("events")
+    ? undefined
+    : await startEventsWorker({
+        boss,
+        sql,
+        log: p.log,
+        killInBatch: killInBatch(p.config),
+        viewsSchema: p.config?.VIEWS_SCHEMA,
+      });
+  const stopLaunch =
+    p.config && jobs.includes("launch")
+      ? await startLaunchWorker({ boss, sql, config: p.config, log: p.log })
+      : undefined;
+  const rpcUrl = p.config?.rpcUrls[0];
+  const stopNav =
+    p.config && rpcUrl && jobs.includes("nav")
+      ? await startNavWorker({ boss, sql, log: p.log, viewsSchema: p.config.VIEWS_SCHEMA, rpcUrl })
+      : undefined;
+  const stopOutbound = p.config
+    ? await startOutboundWorker({ boss, sql, config: p.config, log: p.log })
     : undefined;
   return {
     boss,
     stop: async () => {
+      await stopOutbound?.();
+      await stopNav?.();
       await stopLaunch?.();
+      await stopEvents?.();
       await boss.stop({ graceful: true, timeout: JOB_LIMITS.stopTimeoutMs });
       await sql.end({ timeout: 5 });
     },

@@ -1,6 +1,5 @@
-import type { Hex, PublicClient } from "viem";
-import { readDeploymentRecord } from "../devnet/record.ts";
-import type { Config } from "./config.ts";
+import { type Chain, defineChain, type Hex, type PublicClient } from "viem";
+import { type Config, ConfigError } from "./config.ts";
 
 type Address = `0x${string}`;
 
@@ -20,6 +19,9 @@ export type ChainSettings = {
     dexRouter: Address;
     wbnb: Address;
     bnbUsdFeed: Address;
+    safeL2Singleton: Address;
+    safeProxyFactory: Address;
+    safeFallbackHandler: Address;
     launchFactory?: Address;
     /** The service's ServiceRegistry: names the tokens the indexer follows. */
     serviceRegistry?: Address;
@@ -27,55 +29,55 @@ export type ChainSettings = {
 };
 
 /**
- * Chain settings from the configuration: mainnet addresses (or the ones configured) with a
- * BSC RPC, or the devnet's own contract set from its deployment record.
+ * The viem chain definition every client of the service uses: BSC's id (the devnet runs as
+ * chain 56 too) and native currency, with the given RPC URLs.
+ *
+ * @example
+ * const client = createPublicClient({ chain: viemChain({ rpcUrls: [rpcUrl] }), transport: http(rpcUrl) });
+ */
+export function viemChain(p: { rpcUrls: string[]; id?: number; name?: string }): Chain {
+  return defineChain({
+    id: p.id ?? 56,
+    name: p.name ?? "bsc",
+    nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
+    rpcUrls: { default: { http: p.rpcUrls } },
+  });
+}
+
+/**
+ * Chain settings from the configuration alone. On BSC these are the mainnet addresses (or the
+ * ones configured); on the devnet the CLI reads the deployment record and hands its addresses
+ * in as the same variables (devnet/config.ts), so nothing here reads devnet files.
  *
  * @example
  * const chain = resolveChain(loadConfig());
  */
 export function resolveChain(config: Config): ChainSettings {
-  if (!config.devnet) {
-    return {
-      chainId: 56,
-      devnet: false,
-      rpcUrls: config.rpcUrls,
-      wsUrl: config.BSC_WS_URL,
-      startBlock: config.LAUNCHPAD_FROM_BLOCK ?? config.BSC_START_BLOCK ?? 0,
-      pairInitCodeHash: config.PAIR_INIT_CODE_HASH,
-      contracts: {
-        tokenManager2: config.TOKEN_MANAGER_ADDRESS,
-        identityRegistry: config.IDENTITY_REGISTRY_ADDRESS,
-        dexFactory: config.DEX_FACTORY_ADDRESS,
-        dexRouter: config.DEX_ROUTER_ADDRESS,
-        wbnb: config.WBNB_ADDRESS,
-        bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
-        launchFactory: config.LAUNCH_FACTORY_ADDRESS,
-        serviceRegistry: config.SERVICE_REGISTRY_ADDRESS,
-      },
-    };
-  }
-  const record = readDeploymentRecord(config.dataDir);
-  if (!record) {
-    throw new Error(
+  if (config.devnet && !config.DEVNET_RECORD) {
+    throw new ConfigError(
+      "DEVNET_RECORD",
       `no devnet deployment record in ${config.dataDir}: start the devnet first (launchpad devnet, or launchpad start)`,
     );
   }
-  const c = record.contracts;
   return {
     chainId: 56,
-    devnet: true,
+    devnet: config.devnet,
     rpcUrls: config.rpcUrls,
-    startBlock: config.LAUNCHPAD_FROM_BLOCK ?? record.deployedAtBlock ?? 0,
-    pairInitCodeHash: record.pairInitCodeHash,
+    wsUrl: config.devnet ? undefined : config.BSC_WS_URL,
+    startBlock: config.LAUNCHPAD_FROM_BLOCK ?? config.BSC_START_BLOCK ?? 0,
+    pairInitCodeHash: config.PAIR_INIT_CODE_HASH,
     contracts: {
-      tokenManager2: c.tokenManager2,
-      identityRegistry: c.identityRegistry,
-      dexFactory: c.uniswapV2Factory,
-      dexRouter: c.uniswapV2Router,
-      wbnb: c.wbnb,
-      bnbUsdFeed: c.bnbUsdFeed,
-      launchFactory: c.launchFactory,
-      serviceRegistry: c.serviceRegistry,
+      tokenManager2: config.TOKEN_MANAGER_ADDRESS,
+      identityRegistry: config.IDENTITY_REGISTRY_ADDRESS,
+      dexFactory: config.DEX_FACTORY_ADDRESS,
+      dexRouter: config.DEX_ROUTER_ADDRESS,
+      wbnb: config.WBNB_ADDRESS,
+      bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
+      safeL2Singleton: config.SAFE_L2_SINGLETON_ADDRESS,
+      safeProxyFactory: config.SAFE_PROXY_FACTORY_ADDRESS,
+      safeFallbackHandler: config.SAFE_FALLBACK_HANDLER_ADDRESS,
+      launchFactory: config.LAUNCH_FACTORY_ADDRESS,
+      serviceRegistry: config.SERVICE_REGISTRY_ADDRESS,
     },
   };
 }

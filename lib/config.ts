@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import { LaunchpadError } from "./errors.ts";
 
 /**
  * The service's whole configuration, read once from the environment (and an optional `.env`
@@ -49,6 +50,10 @@ export const MAINNET = {
   wbnb: "0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c",
   pairInitCodeHash: "0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5",
   bnbUsdFeed: "0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee",
+  /** Safe 1.4.1 on BSC (CHAIN.md). */
+  safeL2Singleton: "0x29fcb43b46531bca003ddc8fcb67ffe91900c762",
+  safeProxyFactory: "0x4e1dcf7ad4e460cfd30791ccc4f9c8a4f820ec67",
+  safeFallbackHandler: "0xfd0732dc9e303f09fcef3a7388ad10a83459ec99",
 } as const;
 
 const schema = z.object({
@@ -100,6 +105,11 @@ const schema = z.object({
   BNB_USD_FEED_ADDRESS: address.default(MAINNET.bnbUsdFeed),
   LAUNCH_FACTORY_ADDRESS: address.optional(),
   SERVICE_REGISTRY_ADDRESS: address.optional(),
+  SAFE_L2_SINGLETON_ADDRESS: address.default(MAINNET.safeL2Singleton),
+  SAFE_PROXY_FACTORY_ADDRESS: address.default(MAINNET.safeProxyFactory),
+  SAFE_FALLBACK_HANDLER_ADDRESS: address.default(MAINNET.safeFallbackHandler),
+  // Set by the CLI in devnet mode: the deployment record the contract variables came from.
+  DEVNET_RECORD: z.string().optional(),
 
   // Agent launch (issue 6). Operator endpoints answer only with this bearer token.
   ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
@@ -109,6 +119,10 @@ const schema = z.object({
   STEWARD_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
   STEWARD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   STEWARD_MASTER_KEY: hash32.optional(),
+  // Inbound webhook secrets (issue 11); local mode generates unset ones into the data dir.
+  CLOUD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  CODE_HOST_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  AGENT_EVENTS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   LAUNCHPAD_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   LAUNCHPAD_API_PORT: port.default(3012),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -127,11 +141,31 @@ const schema = z.object({
   LAUNCH_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
   // Origins whose images skip the https and public-address rules (local stand-ins only).
   LAUNCH_IMAGE_TRUSTED_ORIGINS: urlList.optional(),
+  // Outbound webhooks: origins that skip the https and public-address rules (local mode only).
+  OUTBOUND_WEBHOOK_TRUSTED_ORIGINS: urlList.optional(),
+  // Test mode only: multiplies every outbound webhook duration (backoff, 24 h window, lease).
+  OUTBOUND_WEBHOOK_TIME_SCALE: z.coerce.number().positive().max(1).optional(),
+  // Patron login and announcements over X (issue 14). Unset X_OAUTH_URL: the local stand-in
+  // on X_PORT (never in production). X_POST_TOKEN: the service account's user token.
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(8, "must be at least 8 characters").optional(),
+  X_OAUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
+  X_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  X_PORT: port.default(3013),
+  X_POST_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
   LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Inbound webhook secrets: generated locally, required in production. */
+const WEBHOOK_SECRETS = [
+  "STEWARD_WEBHOOK_SECRET",
+  "CLOUD_WEBHOOK_SECRET",
+  "CODE_HOST_WEBHOOK_SECRET",
+  "AGENT_EVENTS_WEBHOOK_SECRET",
+] as const;
 
 export type Config = Env & {
   /** Absolute data directory. */
@@ -145,11 +179,15 @@ export type Config = Env & {
 };
 
 /** A configuration problem, reported as one line naming the variable. */
-export class ConfigError extends Error {
+export class ConfigError extends LaunchpadError<"CONFIG_INVALID"> {
   override name = "ConfigError";
   readonly variable: string;
   constructor(variable: string, message: string, options?: { cause?: unknown }) {
-    super(`${variable}: ${message}`, options);
+    super("CONFIG_INVALID", {
+      message: `${variable}: ${message}`,
+      details: { variable },
+      cause: options?.cause,
+    });
     this.variable = variable;
   }
 }
@@ -187,10 +225,27 @@ export function loadConfig(
       "is a local-mode relaxation, refused in production",
     );
   }
+  if (e.LAUNCHPAD_ENV === "production" && e.OUTBOUND_WEBHOOK_TRUSTED_ORIGINS?.length) {
+    throw new ConfigError(
+      "OUTBOUND_WEBHOOK_TRUSTED_ORIGINS",
+      "is a local-mode relaxation, refused in production",
+    );
+  }
+  if (e.LAUNCHPAD_ENV === "production") {
+    for (const v of WEBHOOK_SECRETS) {
+      if (!e[v]) throw new ConfigError(v, "must be set in production (inbound webhook secret)");
+    }
+  }
   if (e.STEWARD_URL && (!e.STEWARD_API_KEY || !e.STEWARD_WEBHOOK_SECRET)) {
     throw new ConfigError(
       e.STEWARD_API_KEY ? "STEWARD_WEBHOOK_SECRET" : "STEWARD_API_KEY",
       "must be set with STEWARD_URL",
+    );
+  }
+  if (e.X_OAUTH_URL && (!e.X_CLIENT_ID || !e.X_CLIENT_SECRET)) {
+    throw new ConfigError(
+      e.X_CLIENT_ID ? "X_CLIENT_SECRET" : "X_CLIENT_ID",
+      "must be set with X_OAUTH_URL",
     );
   }
   const devnet = !e.BSC_RPC_URL || e.BSC_RPC_URL.length === 0;

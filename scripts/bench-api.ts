@@ -10,7 +10,8 @@
  * each endpoint for SECONDS with CONNECTIONS keep-alive clients (undici) and prints requests/s
  * and p50/p99 latency, beside GET /health on the same server as the ceiling.
  *
- * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS.
+ * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS;
+ * BENCH_PLANS=1 also prints EXPLAIN ANALYZE of the `/tokens` query of every sort.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
+import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
@@ -41,7 +43,11 @@ async function main() {
   try {
     await migrate(sql);
     let t = performance.now();
-    await seed(sql, { trades, tokens, agents });
+    // One connection without the service's statement timeout: bulk seeding is not a request.
+    const bulk = createSql(pg.url, { max: 1 });
+    await bulk`set statement_timeout = 0`;
+    await seed(bulk, { trades, tokens, agents });
+    await bulk.end({ timeout: 1 });
     console.log(
       `seeded ${trades.toLocaleString("en")} trades over ${tokens} tokens (+ candles, ${agents} agents) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
@@ -59,7 +65,16 @@ async function main() {
       ["GET /tokens/:a/chart 1h", (i) => `/tokens/${token(i)}/chart?interval=1h`],
       ["GET /tokens/:a/trades x50", (i) => `/tokens/${token(i)}/trades?limit=50`],
       ["GET /v2/agents x20", (i) => `/v2/agents?limit=20&offset=${(i * 20) % agents}`],
+      ["GET /tokens?sort=trending x20", () => "/tokens?sort=trending&limit=20"],
+      ["GET /tokens?sort=marketCap x20", () => "/tokens?sort=marketCap&limit=20"],
+      ["GET /tokens?sort=new&q=token 1", () => "/tokens?sort=new&q=token%201&limit=20"],
+      ["GET /tokens/:a", (i) => `/tokens/${token(i)}`],
+      [
+        "GET /udf/history 1h",
+        (i) => `/udf/history?symbol=${token(i)}&resolution=60&from=1700000000&to=1800000000`,
+      ],
     ];
+    if (process.env.BENCH_PLANS) await printPlans(sql);
     console.log(
       `\n${connections} keep-alive connections, ${seconds} s per endpoint, server in a worker thread\n`,
     );
@@ -95,45 +110,70 @@ async function seed(sql: Sql, n: { trades: number; tokens: number; agents: numbe
       trade_count integer not null, holder_count integer not null,
       market_cap_bnb numeric(78) not null, registered_block numeric(78) not null,
       created_block numeric(78), created_at numeric(78), created_tx text,
-      graduated_block numeric(78), graduated_at numeric(78));
+      graduated_block numeric(78), graduated_at numeric(78), max_raising numeric(78),
+      initial_price numeric(78), last_trade_at numeric(78), liquidity_bnb numeric(78),
+      liquidity_token numeric(78));
     create table ${SCHEMA}.trade (
       id text primary key, token text not null, venue text not null, side text not null,
       account text not null, token_amount numeric(78) not null, bnb_amount numeric(78) not null,
       fee numeric(78) not null, price numeric(78) not null, block_number numeric(78) not null,
-      log_index integer not null, tx_hash text not null, timestamp numeric(78) not null);
+      log_index integer not null, tx_hash text not null, timestamp numeric(78) not null,
+      spot numeric(78) not null, bnb_usd numeric(78));
     create table ${SCHEMA}.candle (
       token text not null, interval text not null, bucket_start numeric(78) not null,
       open numeric(78) not null, high numeric(78) not null, low numeric(78) not null,
       close numeric(78) not null, volume_bnb numeric(78) not null,
       volume_token numeric(78) not null, trade_count integer not null,
-      primary key (token, interval, bucket_start));`);
+      open_usd numeric(78), high_usd numeric(78), low_usd numeric(78), close_usd numeric(78),
+      volume_usd numeric(78) not null, primary key (token, interval, bucket_start));
+    create table ${SCHEMA}.launch (vault text primary key, metadata text);
+    create table ${SCHEMA}.bnb_usd_latest (id text primary key, round numeric(78) not null,
+      rate numeric(78) not null, block_number numeric(78) not null);
+    insert into ${SCHEMA}.bnb_usd_latest values ('latest', 1, 600e18, 1);
+    create table ${SCHEMA}._ponder_checkpoint (chain_name text, chain_id bigint,
+      safe_checkpoint varchar(75), latest_checkpoint varchar(75), finalized_checkpoint varchar(75));`);
   const per = Math.ceil(n.trades / n.tokens);
   await sql`insert into ${sql(SCHEMA)}.token
     select '0x' || lpad(to_hex(${0xb0000} + i), 40, '0'), 'registry', 'Token ' || i, 'T' || i,
       '0x' || lpad(to_hex(i + 1), 40, '0'), '0x' || lpad(to_hex(i + 2), 40, '0'), i,
       '0x' || lpad(to_hex(i + 3), 40, '0'), null, 1e27, 0, 0, 'curve', 1e10 + i, 1e18 * (i % 18),
-      1e26, 1e21 + i, ${per}, 100, 1e19, i, i, 1700000000 + i, null, null, null
+      1e26, 1e21 + i, ${per}, 100, 1e19 + (i::bigint * 7919) % 100000 * 1e12, i, i, 1700000000 + i,
+      null, null, null, 18e18, 1e10, null, null, null
     from generate_series(0, ${n.tokens - 1}) i`;
   // One trade a block every 3 s per token, newest at the end; prices wander deterministically.
   await sql`insert into ${sql(SCHEMA)}.trade
     select t || ':' || k, '0x' || lpad(to_hex(${0xb0000} + t), 40, '0'),
       case when k % 10 = 0 then 'dex' else 'curve' end, case when k % 3 = 0 then 'sell' else 'buy' end,
       '0x' || lpad(to_hex(k % 5000), 40, '0'), 1e21 + k, 1e16 + (k % 97) * 1e14, 1e14,
-      1e13 + ((k * 7919) % 100000) * 1e7, 1000 + k, t, '0x' || lpad(to_hex(t * 1000000 + k), 64, '0'),
-      1700000000 + k * 3
+      1e13 + ((k * 7919) % 100000) * 1e7, 1000 + k, t, '0x' || lpad(to_hex(t::bigint * 1000000 + k), 64, '0'),
+      1700000000 + k * 3, 1e13 + ((k * 7919) % 100000) * 1e7, 600e18
     from generate_series(0, ${n.tokens - 1}) t, generate_series(0, ${per - 1}) k
     limit ${n.trades}`;
-  await sql.unsafe(`create index on ${SCHEMA}.trade (token, block_number, log_index)`);
+  // The same indexes as ponder.schema.ts declares.
+  await sql.unsafe(`create index on ${SCHEMA}.trade (token, block_number, log_index);
+    create index on ${SCHEMA}.trade (token, timestamp); create index on ${SCHEMA}.trade (timestamp);
+    create index on ${SCHEMA}.token (registered_block, address);
+    create index on ${SCHEMA}.token (market_cap_bnb, address);
+    create index on ${SCHEMA}.token (total_volume_bnb, address);
+    create index on ${SCHEMA}.token (creator);
+    create index on ${SCHEMA}.candle (interval, bucket_start);`);
+  // The indexed head: the newest trade's time, so the 24-hour window holds the last day of trades.
+  await sql`insert into ${sql(SCHEMA)}._ponder_checkpoint
+    select 'bench', 56, c, c, c from (select lpad(max(timestamp)::text, 10, '0') || lpad('56', 16, '0')
+      || lpad('1', 16, '0') || repeat('0', 33) as c from ${sql(SCHEMA)}.trade) x`;
   for (const [interval, s] of [
     ["1m", 60],
     ["5m", 300],
     ["15m", 900],
     ["1h", 3600],
+    ["4h", 14400],
     ["1d", 86400],
   ] as const) {
     await sql`insert into ${sql(SCHEMA)}.candle
       select token, ${interval}, b, (array_agg(price order by block_number))[1], max(price), min(price),
-        (array_agg(price order by block_number desc))[1], sum(bnb_amount), sum(token_amount), count(*)
+        (array_agg(price order by block_number desc))[1], sum(bnb_amount), sum(token_amount), count(*),
+        (array_agg(price * 600 order by block_number))[1], max(price) * 600, min(price) * 600,
+        (array_agg(price * 600 order by block_number desc))[1], sum(bnb_amount) * 600
       from (select *, floor(timestamp / ${s}) * ${s} as b from ${sql(SCHEMA)}.trade) x
       group by token, b`;
   }
@@ -147,6 +187,24 @@ async function seed(sql: Sql, n: { trades: number; tokens: number; agents: numbe
   await sql.unsafe(
     `analyze ${SCHEMA}.token; analyze ${SCHEMA}.trade; analyze ${SCHEMA}.candle; analyze app.agents`,
   );
+}
+
+/** EXPLAIN ANALYZE of the `/tokens` page query of every sort (BENCH_PLANS=1). */
+async function printPlans(sql: Sql) {
+  const [row] = await sql`select max(timestamp)::bigint::text as now from ${sql(SCHEMA)}.trade`;
+  const now = Number(row?.now);
+  for (const sort of TOKEN_SORTS) {
+    const { page } = tokenPage(sql, SCHEMA, {
+      sort,
+      desc: true,
+      now,
+      filter: {},
+      limit: 20,
+      offset: 0,
+    });
+    const plan = await sql<{ "QUERY PLAN": string }[]>`explain (analyze, costs off) ${page}`;
+    console.log(`\n/tokens?sort=${sort}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
+  }
 }
 
 async function serveInWorker(d: { url: string; port: number }) {

@@ -12,7 +12,6 @@ import {
   type Address,
   createPublicClient,
   createTestClient,
-  encodeFunctionData,
   type Hex,
   http,
   keccak256,
@@ -20,15 +19,15 @@ import {
   toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
-import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { anvilBinary, DEVNET_MNEMONIC } from "../devnet/anvil.ts";
-import { predictServiceToken, signCreateArgs } from "../devnet/create-args.ts";
 import { deployDevnet } from "../devnet/deploy.ts";
+import { buyCall } from "../devnet/storyline/calls.ts";
+import { serviceTokenCalls } from "../devnet/storyline/tokens.ts";
+import type { StoryCall } from "../devnet/storyline/world.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
-import { startPonder } from "../test/indexer/ponder.ts";
+import { startPonder } from "../test/helpers/ponder.ts";
 
 const { values } = parseArgs({
   options: {
@@ -79,17 +78,15 @@ try {
   const gasPrice = (await client.getGasPrice()) * 2n;
   const nonces = new Map<Address, number>();
   type Acct = ReturnType<typeof privateKeyToAccount> | (typeof roles)["relayer"];
-  const raw = async (from: Acct, to: Address, data: Hex, value = 0n, gas = 400_000n) => {
+  // Signed up front and sent in batches: the storyline's calls, mined a block at a time.
+  const raw = async (from: Acct, call: StoryCall) => {
     const nonce = nonces.get(from.address) ?? 0;
     nonces.set(from.address, nonce + 1);
     return from.signTransaction({
-      to,
-      data,
-      value,
-      gas,
+      ...call,
       gasPrice,
       nonce,
-      chainId: 56,
+      chainId: record.chainId,
       type: "legacy",
     });
   };
@@ -121,47 +118,20 @@ try {
   const create: Hex[] = [];
   for (let i = 0; i < TOKENS; i++) {
     const creator = creators[i] as Acct;
-    const args = {
+    const calls = await serviceTokenCalls({
+      client,
+      record,
+      signer: roles.launchpadSigner,
       name: `Bench ${i}`,
       symbol: `B${i}`,
       requestId: BigInt(i + 1),
       creator: creator.address,
       treasury: key(`treasury${i}`).address,
-    };
-    const { token, pair } = await predictServiceToken({ client, record, args });
-    tokens.push(token);
-    reg.push(
-      await raw(
-        roles.relayer,
-        c.serviceRegistry,
-        encodeFunctionData({
-          abi: serviceRegistryAbi,
-          functionName: "registerToken",
-          args: [token, pair, creator.address, args.treasury, 0n],
-        }),
-        0n,
-        200_000n,
-      ),
-    );
-    const signed = await signCreateArgs({
-      ...args,
-      signer: roles.launchpadSigner,
-      chainId: 56,
-      tokenManager: c.tokenManager2,
+      agentId: 0n,
     });
-    create.push(
-      await raw(
-        creator,
-        c.tokenManager2,
-        encodeFunctionData({
-          abi: tokenManager2Abi,
-          functionName: "createToken",
-          args: [signed.args, signed.signature],
-        }),
-        BigInt(record.params.launchFee),
-        6_000_000n,
-      ),
-    );
+    tokens.push(calls.token);
+    reg.push(await raw(roles.relayer, calls.register));
+    create.push(await raw(creator, calls.create));
   }
   await sendAll(reg);
   await mine();
@@ -172,17 +142,7 @@ try {
     const trader = traders[i % TRADERS] as Acct;
     const token = tokens[i % TOKENS] as Address;
     const funds = parseEther("0.001") + BigInt(i % 97) * 10n ** 14n;
-    return raw(
-      trader,
-      c.tokenManager2,
-      encodeFunctionData({
-        abi: tokenManager2Abi,
-        functionName: "buyTokenAMAP",
-        args: [token, funds, 0n],
-      }),
-      funds,
-      300_000n,
-    );
+    return raw(trader, buyCall(c, token, funds));
   };
   for (let done = 0; done < TRADES; done += PER_BLOCK) {
     const batch: Hex[] = [];

@@ -15,7 +15,7 @@ import {
   launchBody,
   launchEnv,
   stackSql,
-} from "../test/launch/helpers.ts";
+} from "../test/helpers/launch.ts";
 
 const N = Number(process.env.BENCH_LAUNCHES ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);

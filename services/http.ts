@@ -1,40 +1,45 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { FormData, fetch } from "undici";
+import { LaunchpadError } from "../lib/errors.ts";
+import { UPSTREAM_LIMITS } from "./limits.ts";
 
-/** Retry and timeout defaults of every call to an external service, in one place. */
-export const UPSTREAM_LIMITS = {
-  /** Attempts after the first one, for network errors, timeouts, 429 and 5xx only. */
-  retries: 2,
-  /** First backoff; doubles per attempt (200 ms, 400 ms). */
-  backoffMs: 200,
-} as const;
-
-export type UpstreamService = "steward" | "launchpad";
+export type UpstreamService = "steward" | "launchpad" | "x";
 
 /**
  * A failed call to an external service. `kind` says what the caller can do about it:
  * `unavailable` (unreachable, timed out, 5xx: retry later) or `rejected` (4xx: the request
  * itself was refused), `bad_response` (the answer was not what the protocol promises).
  */
-export class UpstreamError extends Error {
+export class UpstreamError extends LaunchpadError<`UPSTREAM_${Uppercase<UpstreamKind>}`> {
   override name = "UpstreamError";
+  declare readonly details?: string;
   readonly service: UpstreamService;
-  readonly kind: "unavailable" | "rejected" | "bad_response";
+  readonly kind: UpstreamKind;
   readonly status?: number;
-  readonly details?: string;
   constructor(
     service: UpstreamService,
-    kind: UpstreamError["kind"],
+    kind: UpstreamKind,
     message: string,
     o: { status?: number; details?: string; cause?: unknown } = {},
   ) {
-    super(`${service}: ${message}`, { cause: o.cause });
+    super(`UPSTREAM_${kind.toUpperCase() as Uppercase<UpstreamKind>}`, {
+      message: `${service}: ${message}`,
+      details: o.details,
+      cause: o.cause,
+      retryable: kind === "unavailable",
+    });
     this.service = service;
     this.kind = kind;
     this.status = o.status;
-    this.details = o.details;
+  }
+
+  /** True when the service refused the request itself with this HTTP status (a 4xx). */
+  refusedWith(status: number): boolean {
+    return this.kind === "rejected" && this.status === status;
   }
 }
+
+export type UpstreamKind = "unavailable" | "rejected" | "bad_response";
 
 export type UpstreamRequest = {
   service: UpstreamService;

@@ -1,6 +1,7 @@
 import { ponder } from "ponder:registry";
-import { bnbUsd } from "ponder:schema";
+import { bnbUsd, bnbUsdLatest } from "ponder:schema";
 import { aggregatorV3Abi } from "../abis/AggregatorV3.ts";
+import { usdRate } from "./usd.ts";
 
 ponder.on("BnbUsdFeed:AnswerUpdated", async ({ event, context }) => {
   // decimals() is constant; Ponder caches the read.
@@ -19,4 +20,15 @@ ponder.on("BnbUsdFeed:AnswerUpdated", async ({ event, context }) => {
       blockNumber: event.block.number,
     })
     .onConflictDoNothing();
+  // A non-positive answer is a broken feed, not a price: trades keep the last good one.
+  if (event.args.current <= 0n) return;
+  const latest = {
+    round: event.args.roundId,
+    rate: usdRate(event.args.current, Number(decimals)),
+    blockNumber: event.block.number,
+  };
+  await context.db
+    .insert(bnbUsdLatest)
+    .values({ id: "latest", ...latest })
+    .onConflictDoUpdate(latest);
 });

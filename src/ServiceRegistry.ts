@@ -1,7 +1,7 @@
 import { ponder } from "ponder:registry";
-import { identity, token, watchedWallet } from "ponder:schema";
+import { identity, identityChange, token, watchedWallet } from "ponder:schema";
 import { identityRegistryAbi } from "../abis/IdentityRegistry.ts";
-import { lower } from "./settings.ts";
+import { logId, lower } from "./settings.ts";
 
 // A registration names a service token before it exists (the saga registers, then creates).
 ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) => {
@@ -25,6 +25,16 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
   // The identity row starts from the registry's state at this block (its earlier events were
   // not kept: only agents linked to a service token are), then follows its events.
   const registry = context.contracts.IdentityRegistry.address as `0x${string}`;
+  // The link is the identity's first fact in the agent's feed (identity.registered).
+  await context.db.insert(identityChange).values({
+    id: logId(event.transaction.hash, event.log.logIndex),
+    agentId: a.agentId,
+    kind: "linked",
+    value: address,
+    blockNumber: event.block.number,
+    timestamp: event.block.timestamp,
+    txHash: event.transaction.hash,
+  });
   const existing = await context.db.find(identity, { agentId: a.agentId });
   if (existing) {
     await context.db.update(identity, { agentId: a.agentId }).set({ treasury });

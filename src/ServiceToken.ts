@@ -15,13 +15,16 @@ type Block = { number: bigint; timestamp: bigint; hash: Hex };
  * the zero and dead addresses, the curve contract, the token's DEX pair and its launch vault.
  */
 function countsAsHolder(tok: TokenRow, account: Hex): boolean {
-  return (
-    account !== ZERO &&
-    account !== DEAD &&
-    account !== settings.tokenManager2 &&
-    account !== tok.pair &&
-    account !== tok.launchVault
-  );
+  return marketRole(tok, account) === null;
+}
+
+/** Why an account holds for the market rather than for itself; null for an ordinary holder. */
+function marketRole(tok: TokenRow, account: Hex): "curve" | "pair" | "vault" | "burn" | null {
+  if (account === ZERO || account === DEAD) return "burn";
+  if (account === settings.tokenManager2) return "curve";
+  if (account === tok.pair) return "pair";
+  if (account === tok.launchVault) return "vault";
+  return null;
 }
 
 async function moveBalance(context: Context, tok: TokenRow, account: Hex, delta: bigint) {
@@ -30,7 +33,10 @@ async function moveBalance(context: Context, tok: TokenRow, account: Hex, delta:
   const before = row?.balance ?? 0n;
   const after = before + delta;
   if (row) await context.db.update(holder, key).set({ balance: after });
-  else await context.db.insert(holder).values({ ...key, balance: after });
+  else
+    await context.db
+      .insert(holder)
+      .values({ ...key, balance: after, role: marketRole(tok, account) });
   if (!countsAsHolder(tok, account) || (before === 0n) === (after === 0n)) return;
   const step = after === 0n ? -1 : 1;
   await context.db
@@ -46,6 +52,7 @@ async function onMint(
   logs: unknown,
   block: Block,
   tx: Hex,
+  logIndex: number,
 ) {
   if (tok.createdBlock !== null) return;
   if (tok.origin === "registry") {
@@ -68,10 +75,12 @@ async function onMint(
       offers: info[7],
       maxRaising: info[5],
       lastPrice: info[9],
+      initialPrice: info[9],
       marketCapBnb: (info[9] * created.totalSupply) / WAD,
       createdBlock: block.number,
       createdAt: block.timestamp,
       createdTx: tx,
+      createdLogIndex: logIndex,
     });
   } else {
     const l = await context.db.find(launch, { vault: to });
@@ -81,6 +90,7 @@ async function onMint(
       createdBlock: block.number,
       createdAt: block.timestamp,
       createdTx: tx,
+      createdLogIndex: logIndex,
     });
   }
 }
@@ -107,7 +117,16 @@ async function onTransfer({ event, context }: { event: TransferEvent; context: C
     from === ZERO;
   if (touchesMarket) {
     const receipt = await readReceipt(context, event.transaction.hash, block);
-    if (from === ZERO) await onMint(context, tok, to, receipt.logs, block, event.transaction.hash);
+    if (from === ZERO)
+      await onMint(
+        context,
+        tok,
+        to,
+        receipt.logs,
+        block,
+        event.transaction.hash,
+        event.log.logIndex,
+      );
     const fresh = await context.db.find(token, { address });
     if (fresh) {
       await applyReceiptTrades(

@@ -1,19 +1,13 @@
 // Trade extraction from a transaction's receipt and the per-trade updates (token state, candles).
 // Registers no handler. Receipts come from receipts.ts.
 import type { Context } from "ponder:registry";
-import { candle, token, trade } from "ponder:schema";
+import { bnbUsdLatest, token, trade } from "ponder:schema";
 import { decodeEventLog, type Log, toEventSelector } from "viem";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
+import { addToCandles } from "./candles.ts";
 import { type Hex, logId, lower, settings, WAD } from "./settings.ts";
-
-export const CANDLE_INTERVALS = [
-  ["1m", 60n],
-  ["5m", 300n],
-  ["15m", 900n],
-  ["1h", 3600n],
-  ["1d", 86400n],
-] as const;
+import { toUsd } from "./usd.ts";
 
 const sel = (abi: typeof tokenManager2Abi | typeof uniswapV2PairAbi, name: string) => {
   const item = abi.find((i) => i.type === "event" && i.name === name);
@@ -100,6 +94,8 @@ export async function applyReceiptTrades(
                 offers: 0n,
                 graduatedBlock: block.number,
                 graduatedAt: block.timestamp,
+                graduatedTx: tx.hash,
+                graduatedLogIndex: logIndex,
               },
         );
       }
@@ -138,6 +134,23 @@ export async function applyReceiptTrades(
       }
     }
   }
+  if (lastSync) await recordLiquidity(context, tok, tokenIsToken0, lastSync);
+}
+
+/** The pair's reserves after the receipt's last Sync: the liquidity of a DEX-traded token. */
+async function recordLiquidity(
+  context: Context,
+  tok: TokenRow,
+  tokenIsToken0: boolean,
+  sync: { r0: bigint; r1: bigint },
+): Promise<void> {
+  const [rToken, rBnb] = tokenIsToken0 ? [sync.r0, sync.r1] : [sync.r1, sync.r0];
+  await context.db.update(token, { address: tok.address }).set((row) => ({
+    liquidityBnb: rBnb,
+    liquidityToken: rToken,
+    // A launch token's first price is the pair's at its first liquidity.
+    initialPrice: row.initialPrice ?? (rToken === 0n ? null : (rBnb * WAD) / rToken),
+  }));
 }
 
 async function applyTrade(
@@ -150,6 +163,7 @@ async function applyTrade(
   const id = logId(txHash, t.logIndex);
   if (await context.db.find(trade, { id })) return;
   const price = (t.bnbAmount * WAD) / t.tokenAmount;
+  const rate = (await context.db.find(bnbUsdLatest, { id: "latest" }))?.rate ?? null;
   await context.db.insert(trade).values({
     id,
     token: address,
@@ -164,39 +178,24 @@ async function applyTrade(
     logIndex: t.logIndex,
     txHash,
     timestamp: block.timestamp,
+    spot: t.spot,
+    bnbUsd: rate,
   });
   await context.db.update(token, { address }).set((row) => ({
+    lastTradeAt: block.timestamp,
     lastPrice: t.spot,
     marketCapBnb: (t.spot * row.totalSupply) / WAD,
     totalVolumeBnb: row.totalVolumeBnb + t.bnbAmount,
     tradeCount: row.tradeCount + 1,
     ...(t.curve ? { offers: t.curve.offers, funds: t.curve.funds } : {}),
   }));
-  for (const [interval, seconds] of CANDLE_INTERVALS) {
-    const bucketStart = block.timestamp - (block.timestamp % seconds);
-    await context.db
-      .insert(candle)
-      .values({
-        token: address,
-        interval,
-        bucketStart,
-        open: price,
-        high: price,
-        low: price,
-        close: price,
-        volumeBnb: t.bnbAmount,
-        volumeToken: t.tokenAmount,
-        tradeCount: 1,
-      })
-      .onConflictDoUpdate((row) => ({
-        // biome-ignore lint/complexity/useMathMinMax: bigint; Math.max does not take it
-        high: price > row.high ? price : row.high,
-        // biome-ignore lint/complexity/useMathMinMax: bigint; Math.min does not take it
-        low: price < row.low ? price : row.low,
-        close: price,
-        volumeBnb: row.volumeBnb + t.bnbAmount,
-        volumeToken: row.volumeToken + t.tokenAmount,
-        tradeCount: row.tradeCount + 1,
-      }));
-  }
+  await addToCandles(context, {
+    token: address,
+    timestamp: block.timestamp,
+    price,
+    bnbAmount: t.bnbAmount,
+    tokenAmount: t.tokenAmount,
+    priceUsd: toUsd(price, rate),
+    volumeUsd: toUsd(t.bnbAmount, rate),
+  });
 }

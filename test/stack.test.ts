@@ -7,8 +7,9 @@ import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
-import { predictServiceToken, signCreateArgs } from "../devnet/create-args.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
+import { predictServiceToken } from "../devnet/service-token.ts";
+import { signCreateArgs } from "../lib/create-args.ts";
 import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
 import { alive, isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 

@@ -1,26 +1,27 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { createSagaProducer } from "../../jobs/launch/producer.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { resolveServices } from "../../lib/services.ts";
 import type { AppEnv } from "../env.ts";
 import { registerAdmin } from "../routes/admin.ts";
 import { registerLaunch } from "../routes/launch.ts";
+import { type AgentLaunchPreviewBody, registerLaunchPreview } from "../routes/launch-preview.ts";
 import { registerMcp } from "../routes/mcp.ts";
-import { registerStewardWebhooks } from "../routes/webhooks.ts";
-import { createSagaProducer, type LaunchDeps } from "./service.ts";
+import type { LaunchDeps } from "./service.ts";
 
 /** What the agent launch features need from the process that serves them. */
 export type LaunchFeatures = {
   launch: LaunchDeps;
   /** Operator endpoints answer only with this token; unset turns them off. */
   adminToken?: string;
-  /** Shared secret of the steward's webhooks. */
-  stewardWebhookSecret: string;
+  /** The launch's dry run (POST /v2/agents/launch/preview); absent: that route is off. */
+  preview?: (agentId: string) => Promise<AgentLaunchPreviewBody>;
 };
 
 /**
- * Registers the launch endpoint, the registration files, the operator endpoints, the steward
- * webhooks and MCP at /mcp. MCP calls the same launch route in-process (no second copy of
+ * Registers the launch endpoint, the registration files, the operator endpoints and MCP at
+ * /mcp (the webhooks are the event pipeline's: api/webhooks). MCP calls the same launch route in-process (no second copy of
  * its checks), and reads AGENT.md from the main app.
  *
  * @example
@@ -30,9 +31,15 @@ export function registerLaunchFeatures(
   app: OpenAPIHono<AppEnv>,
   d: { sql: Sql; features: LaunchFeatures },
 ) {
+  if (d.features.preview) {
+    registerLaunchPreview(app, {
+      sql: d.sql,
+      trustedImageOrigins: d.features.launch.trustedImageOrigins,
+      preview: d.features.preview,
+    });
+  }
   registerLaunch(app, { sql: d.sql, launch: d.features.launch });
   registerAdmin(app, { sql: d.sql, adminToken: d.features.adminToken });
-  registerStewardWebhooks(app, { sql: d.sql, secret: d.features.stewardWebhookSecret });
   // The launch route alone, without the per-IP limiter (the MCP request itself was counted).
   const launchOnly = new OpenAPIHono<AppEnv>();
   registerLaunch(launchOnly, { sql: d.sql, launch: d.features.launch });
@@ -62,7 +69,6 @@ export function launchFeaturesFromConfig(config: Config, databaseUrl: string, sq
       launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
     },
     adminToken: config.ADMIN_TOKEN,
-    stewardWebhookSecret: services.steward.webhookSecret,
   };
   return { features, stop: producer.stop };
 }

@@ -1,26 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { PgBoss } from "pg-boss";
-import { LAUNCH_LIMITS } from "../../jobs/launch/limits.ts";
-import { enqueueSaga } from "../../jobs/launch/queue.ts";
-import type { SagaRow } from "../../jobs/launch/row.ts";
-import { JOB_LIMITS } from "../../jobs/limits.ts";
+import type { LaunchRequestData, SagaRow } from "../../jobs/launch/producer.ts";
 import type { Sql } from "../../lib/db/client.ts";
+import { checkImage } from "../../lib/image/check.ts";
+import { countHit } from "../../lib/rate-limit.ts";
 import { HttpError } from "../errors.ts";
-import { checkImage, ImageCheckError } from "./image-check.ts";
+import { LAUNCH_API_LIMITS } from "../limits.ts";
 import type { LaunchErrorBody, LaunchRequestBody, LaunchResponseBody } from "./schema.ts";
-
-/** Limits of the launch endpoint, in one place. */
-export const LAUNCH_API_LIMITS = {
-  /** Launch requests per key per window (SPEC.md "Limits"). */
-  perKeyPerMinute: 10,
-  windowSeconds: 60,
-  /** How often a waiting request looks at the saga. */
-  pollMs: 200,
-} as const;
 
 export type LaunchDeps = {
   sql: Sql;
-  /** Sends saga jobs (the API's own pg-boss producer; see `createSagaProducer`). */
+  /** Sends saga jobs (the API's own pg-boss producer; see jobs/launch/producer.ts). */
   enqueue: (agentId: string) => Promise<void>;
   trustedImageOrigins: string[];
   /** How long a request waits for its saga before answering 503 (the saga goes on). */
@@ -36,57 +25,16 @@ export type LaunchAnswer = {
 };
 
 /**
- * A pg-boss producer for the API: no maintenance or scheduling of its own (the worker does
- * that), started on first use.
- *
- * @example
- * const producer = createSagaProducer(databaseUrl); await producer.enqueue(agentId);
- */
-export function createSagaProducer(databaseUrl: string) {
-  let started: Promise<PgBoss> | undefined;
-  const boss = () => {
-    started ??= (async () => {
-      const b = new PgBoss({
-        connectionString: databaseUrl,
-        schema: JOB_LIMITS.schema,
-        max: 2,
-        supervise: false,
-        schedule: false,
-      });
-      b.on("error", () => {});
-      await b.start();
-      await b.createQueue(LAUNCH_LIMITS.queue);
-      return b;
-    })().catch((error: unknown) => {
-      started = undefined;
-      throw error;
-    });
-    return started;
-  };
-  return {
-    enqueue: async (agentId: string) => enqueueSaga(await boss(), agentId),
-    stop: async () => {
-      if (started) await (await started).stop({ graceful: false }).catch(() => {});
-    },
-  };
-}
-
-/**
- * Counts one launch request against the key's budget (10 per minute) in the shared
- * `app.rate_limit` table; throws 429 past it.
+ * Counts one launch request against the key's budget (10 per minute) with the shared rate
+ * limiter (lib/rate-limit.ts); throws 429 past it.
  */
 export async function countLaunchRequest(sql: Sql, keyId: string): Promise<void> {
-  const w = LAUNCH_API_LIMITS.windowSeconds;
-  const [row] = await sql<{ count: number; reset: number }[]>`
-    insert into app.rate_limit as r (key, window_start, count)
-    values (${`launch-key:${keyId}`}, to_timestamp(floor(extract(epoch from now()) / ${w}) * ${w}), 1)
-    on conflict (key, window_start) do update set count = r.count + 1
-    returning r.count,
-      ceil(extract(epoch from r.window_start) + ${w} - extract(epoch from clock_timestamp()))::int as reset`;
-  if (row && row.count > LAUNCH_API_LIMITS.perKeyPerMinute) {
+  const { perKeyPerMinute, windowSeconds } = LAUNCH_API_LIMITS;
+  const { count, reset } = await countHit(sql, `launch-key:${keyId}`, windowSeconds);
+  if (count > perKeyPerMinute) {
     throw new HttpError("rate_limited", {
-      message: `more than ${LAUNCH_API_LIMITS.perKeyPerMinute} launch requests per minute with this key; retry after ${row.reset} s`,
-      headers: { "Retry-After": String(Math.max(1, row.reset)) },
+      message: `more than ${perKeyPerMinute} launch requests per minute with this key; retry after ${reset} s`,
+      headers: { "Retry-After": String(reset) },
     });
   }
 }
@@ -146,21 +94,10 @@ async function startLaunch(d: LaunchDeps, body: LaunchRequestBody): Promise<Laun
   if (existing?.status === "running")
     return err(409, "AGENT_ALREADY_LAUNCHED", "a launch of this agent is in progress");
   // Fetched only for an authenticated agent that may launch: no anonymous fetch amplification.
-  try {
-    await checkImage({ url: body.imageUrl, trustedOrigins: d.trustedImageOrigins });
-  } catch (error) {
-    if (error instanceof ImageCheckError) {
-      throw Object.assign(
-        new HttpError("INVALID_REQUEST", {
-          message: error.message,
-          details: [{ path: "imageUrl", message: error.message }],
-        }),
-        { subCode: error.code },
-      );
-    }
-    throw error;
-  }
-  const request = { ...body, patronX: body.patronX ?? null };
+  // An ImageCheckError becomes 400 INVALID_REQUEST with its reason (api/errors.ts toHttpError).
+  await checkImage({ url: body.imageUrl, trustedOrigins: d.trustedImageOrigins });
+  // Typed as the saga stores it: the compiler keeps the API body and the stored request in step.
+  const request: LaunchRequestData = { ...body, patronX: body.patronX ?? null };
   // The database decides who launches: only one request turns a new or failed saga into a running one.
   const [claimed] = await sql`
     insert into app.launch_sagas (agent_id, status, request) values (${body.agentId}, 'running', ${sql.json(request as never)})

@@ -1,24 +1,20 @@
-import { timingSafeEqual } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
+import { createAgent, revokeKeys, rotateKey } from "../../lib/agents/keys.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError } from "../errors.ts";
+import { HttpError, invalidInput } from "../errors.ts";
+import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 
 /** Operator-only requests: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
 function adminAuth(token: string | undefined): MiddlewareHandler {
-  const want = token ? Buffer.from(token) : undefined;
   return async function adminAuthMiddleware(c, next) {
-    if (!want)
+    if (!token)
       throw new HttpError("not_found", {
         message: "the operator API is off (ADMIN_TOKEN is not set)",
       });
-    const got = Buffer.from(
-      /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "",
-    );
-    if (got.length !== want.length || !timingSafeEqual(got, want)) {
+    if (!isOperatorToken(token, c.req.header("authorization"))) {
       throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
     }
     await next();
@@ -40,15 +36,7 @@ async function json<T extends z.ZodType>(schema: T, text: string): Promise<z.inf
   }
   const r = schema.safeParse(raw);
   if (!r.success) {
-    throw new HttpError("validation_failed", {
-      message: r.error.issues
-        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-        .join("; "),
-      details: r.error.issues.map((i) => ({
-        path: i.path.join(".") || "(root)",
-        message: i.message,
-      })),
-    });
+    throw invalidInput("validation_failed", r.error.issues);
   }
   return r.data;
 }
@@ -73,15 +61,6 @@ const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: 
  */
 export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
   const auth = adminAuth(d.adminToken);
-  const known = async <T>(fn: () => Promise<T>) => {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof UnknownAgentError)
-        throw new HttpError("not_found", { message: error.message });
-      throw error;
-    }
-  };
   app.post("/v2/admin/agents", auth, async (c) => {
     const b = await json(CreateBody, await c.req.text());
     const k = await createAgent(d.sql, {
@@ -92,16 +71,15 @@ export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToke
   });
   app.post("/v2/admin/agents/:agentId/keys/rotate", auth, async (c) => {
     const b = await json(KeyBody, await c.req.text());
-    const k = await known(() =>
-      rotateKey(d.sql, {
-        agentId: c.req.param("agentId"),
-        expiresAt: b?.expiresAt ? new Date(b.expiresAt) : undefined,
-      }),
-    );
+    // An unknown agent is 404 not_found (UnknownAgentError, mapped in api/errors.ts).
+    const k = await rotateKey(d.sql, {
+      agentId: c.req.param("agentId"),
+      expiresAt: b?.expiresAt ? new Date(b.expiresAt) : undefined,
+    });
     return c.json(issued(k), 200);
   });
   app.post("/v2/admin/agents/:agentId/keys/revoke", auth, async (c) => {
-    const revoked = await known(() => revokeKeys(d.sql, { agentId: c.req.param("agentId") }));
+    const revoked = await revokeKeys(d.sql, { agentId: c.req.param("agentId") });
     return c.json({ ok: true as const, data: { agentId: c.req.param("agentId"), revoked } }, 200);
   });
 }

@@ -115,6 +115,31 @@ describe("GET /v2/agents/{tokenAddress}", () => {
       eip8004TokenId: "12",
       launchpadUrl: `https://lp.example/t/${token(12)}`,
       launchedAt: "2026-01-01T00:12:00.000Z",
+      // The dashboard's part (issue 13): nothing written yet; launch wallets listed.
+      persona: null,
+      apps: [],
+      burnConfig: [],
+      featured: false,
+      featuredCount: 0,
+      wallets: [
+        {
+          chain: "bsc",
+          address: token(1012),
+          role: "agent",
+          label: "steward wallet",
+          builtIn: true,
+        },
+        {
+          chain: "bsc",
+          address: token(2012),
+          role: "treasury",
+          label: "treasury Safe",
+          builtIn: true,
+        },
+      ],
+      identity: null,
+      policy: null,
+      policyStatus: "none",
     });
     expect(t.check(DETAIL, 404, body)).toEqual([]);
     expect(body).toMatchObject({ ok: false, error: "not_found" });

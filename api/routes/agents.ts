@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
+import { isMissingRelation, view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import {
@@ -15,7 +16,7 @@ import {
   okEnvelope,
 } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
-import { isMissingRelation, view } from "../views.ts";
+import { DashboardDetailFields } from "./dashboard-schemas.ts";
 
 const AGENT_STATUS = ["pending", "active", "graduated", "failed"] as const;
 
@@ -38,6 +39,7 @@ export const AgentDetail = AgentSummary.extend({
   eip8004TokenId: z.string().nullable(),
   launchpadUrl: z.url(),
   launchedAt: IsoTime.nullable(),
+  ...DashboardDetailFields,
 }).openapi("AgentDetail");
 
 const listRoute = createRoute({
@@ -147,7 +149,14 @@ function summary(r: AgentRow, s: ApiSettings) {
   };
 }
 
-export type AgentRouteDeps = { sql: Sql; settings: ApiSettings };
+export type AgentRouteDeps = {
+  sql: Sql;
+  settings: ApiSettings;
+  /** The dashboard's part of AgentDetail (persona, apps, wallets, identity, policy…). */
+  detail: (
+    tokenAddress: string,
+  ) => Promise<z.infer<z.ZodObject<typeof DashboardDetailFields>> | undefined>;
+};
 
 /** `GET /v2/agents` and `GET /v2/agents/{tokenAddress}`, from `app.agents` and the token views. */
 export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
@@ -177,7 +186,10 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
   app.openapi(detailRoute, async (c) => {
     const { tokenAddress } = c.req.valid("param");
     const [r] = await selectAgents(d.sql, schema, { token: tokenAddress, limit: 1, offset: 0 });
-    if (!r) throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
+    const extra = r ? await d.detail(tokenAddress) : undefined;
+    if (!r || !extra) {
+      throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
+    }
     return c.json(
       {
         ok: true as const,
@@ -190,6 +202,7 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
           eip8004TokenId: r.eip8004_token_id === null ? null : String(r.eip8004_token_id),
           launchpadUrl: d.settings.launchpadTokenUrl.replace("{address}", r.token_address),
           launchedAt: r.launched_at?.toISOString() ?? null,
+          ...extra,
         },
       },
       200,

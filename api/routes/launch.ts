@@ -1,37 +1,15 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError } from "../errors.ts";
-import {
-  LaunchError,
-  type LaunchErrorBody,
-  LaunchRequest,
-  LaunchResponse,
-} from "../launch/schema.ts";
+import { HttpError, invalidInput, renderError } from "../errors.ts";
+import { LaunchError, LaunchRequest, LaunchResponse } from "../launch/schema.ts";
 import { countLaunchRequest, type LaunchDeps, launchAgent } from "../launch/service.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
 
 /** Renders any error of the launch endpoint as its own error object `{ok:false, error, detail?, code?}`. */
 export function renderLaunchError(c: Context, error: unknown) {
-  let e: HttpError;
-  if (error instanceof HttpError) e = error;
-  else if (error instanceof HTTPException && error.status === 413) {
-    e = new HttpError("payload_too_large", { message: error.message });
-  } else {
-    c.get("log")?.error({ err: error }, "launch error");
-    e = new HttpError("ORCHESTRATOR_UNAVAIL", {
-      message: "the launch service failed; retry with backoff",
-      cause: error,
-    });
-  }
-  for (const [k, v] of Object.entries(e.headers ?? {})) c.header(k, v);
-  const body: LaunchErrorBody = { ok: false, error: e.code, detail: e.message };
-  const sub = (e as HttpError & { subCode?: string }).subCode;
-  if (sub) body.code = sub;
-  if (e.details) body.details = e.details;
-  return c.json(body, e.status);
+  return renderError(c, error, "launch");
 }
 
 /** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
@@ -47,14 +25,7 @@ export async function parseLaunchBody(c: Context) {
   }
   const parsed = LaunchRequest.safeParse(json);
   if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => ({
-      path: i.path.join(".") || "(root)",
-      message: i.message,
-    }));
-    throw new HttpError("INVALID_REQUEST", {
-      message: details.map((d) => `${d.path}: ${d.message}`).join("; "),
-      details,
-    });
+    throw invalidInput("INVALID_REQUEST", parsed.error.issues);
   }
   return parsed.data;
 }

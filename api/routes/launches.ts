@@ -1,5 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
+import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../format.ts";
@@ -16,7 +17,7 @@ import {
   Wei,
 } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
-import { readViews, view } from "../views.ts";
+import { readViews } from "../views.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
 
@@ -127,7 +128,7 @@ const userRoute = createRoute({
 
 type Row = Record<string, string | number | bigint | null>;
 
-function toLaunch(r: Row) {
+export function toLaunch(r: Row) {
   return {
     id: dec(r.id as string),
     vault: r.vault as string,

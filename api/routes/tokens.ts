@@ -2,73 +2,72 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { dec, isoOrNull } from "../format.ts";
+import { MARKET_LIMITS } from "../limits.ts";
+import { indexedNow } from "../market/clock.ts";
+import { TOKEN_SORTS, type TokenKeyset, tokenPage, tokenRecords } from "../market/token-query.ts";
+import { Token, toTokenRecord } from "../market/token-record.ts";
 import {
-  Address,
   AddressInput,
   COMMON_ERRORS,
   ErrorEnvelope,
-  IsoTime,
   jsonResponse,
   OffsetQuery,
   offsetList,
   okEnvelope,
-  Wei,
 } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
-import { readViews, view } from "../views.ts";
+import { readViews } from "../views.ts";
 
-const SORTS = ["newest", "volume"] as const;
+export { Token };
 
-export const Token = z
-  .object({
-    address: Address,
-    name: z.string().nullable(),
-    symbol: z.string().nullable(),
-    creator: Address,
-    treasury: Address,
-    eip8004TokenId: z
-      .string()
-      .nullable()
-      .openapi({ description: "The agent's ERC-8004 identity NFT id, if linked" }),
-    status: z.enum(["registered", "curve", "graduated"]).openapi({
-      description:
-        "registered: announced, not created yet; curve: trading on the bonding curve; graduated: trading on the DEX pair",
-    }),
-    pair: Address.openapi({ description: "The DEX pair with WBNB (known before it exists)" }),
-    totalSupply: Wei,
-    price: Wei.openapi({ description: "Spot price: BNB wei per whole token (1e18 units)" }),
-    marketCap: Wei.openapi({ description: "Market cap in BNB wei" }),
-    holderCount: z.number().int().nonnegative(),
-    volume: Wei.openapi({ description: "BNB wei traded through the service, curve and DEX" }),
-    tradeCount: z.number().int().nonnegative(),
-    raised: Wei.openapi({ description: "BNB wei raised on the curve" }),
-    maxRaising: Wei.openapi({
-      description: "BNB wei at which the curve graduates (read from the curve at creation)",
-    }),
-    curveProgressBps: z.number().int().min(0).max(10_000).openapi({
-      description: "raised / maxRaising in basis points (10000 once graduated)",
-    }),
-    createdAt: IsoTime.nullable(),
-    graduatedAt: IsoTime.nullable(),
-  })
-  .openapi("Token");
+/** `newest` is the name of `new` in the first version of this route. */
+const SORT_VALUES = [...TOKEN_SORTS, "newest"] as const;
+const SORT_ALIAS = { newest: "new" } as const;
+
+const TokenList = offsetList(Token).extend({
+  nextCursor: z.string().nullable().openapi({
+    description: "Pass back as `cursor` for the next page (keyset: stable while tokens arrive)",
+  }),
+});
 
 const listRoute = createRoute({
   method: "get",
   path: "/tokens",
   tags: ["tokens"],
-  summary: "Tokens of the service",
+  summary: "Tokens of the service: search, filter, sort, page",
+  description:
+    "Sorts: `new` (registration order), `marketCap` (BNB), `volume24h` (BNB traded in the rolling 24 hours), `volume` (all-time BNB volume), `trending` (over the 24 hourly UTC buckets ending with the current one: each bucket's BNB volume weighted by recency, 24/24 for the current hour down to 1/24, summed and floored, times the trades in those buckets). Ties break on the address. Page with `cursor` (stable) or `offset`. The 24-hour window ends at the newest indexed block's time.",
   request: {
     query: OffsetQuery.extend({
       sort: z
-        .enum(SORTS, { error: `must be one of ${SORTS.join(", ")}` })
-        .default("newest")
-        .openapi({ description: "newest first, or by BNB volume (largest first)" }),
+        .enum(SORT_VALUES, { error: `must be one of ${TOKEN_SORTS.join(", ")}` })
+        .default("new")
+        .openapi({ description: "`newest` is an accepted alias of `new`" }),
+      order: z
+        .enum(["desc", "asc"], { error: "must be desc or asc" })
+        .default("desc")
+        .openapi({ description: "desc (largest or newest first) or asc" }),
+      status: z
+        .enum(["registered", "curve", "graduated"], {
+          error: "must be registered, curve or graduated",
+        })
+        .optional(),
+      q: z
+        .string()
+        .trim()
+        .min(1, "must not be empty")
+        .max(
+          MARKET_LIMITS.maxSearchLength,
+          `must be at most ${MARKET_LIMITS.maxSearchLength} characters`,
+        )
+        .optional()
+        .openapi({ description: "Name or symbol prefix (case-insensitive), or a token address" }),
+      creator: AddressInput.optional().openapi({ description: "Tokens created by this address" }),
+      cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
     }),
   },
   responses: {
-    200: jsonResponse("A page of tokens", okEnvelope(offsetList(Token))),
+    200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
     ...COMMON_ERRORS,
   },
 });
@@ -77,7 +76,7 @@ const detailRoute = createRoute({
   method: "get",
   path: "/tokens/{address}",
   tags: ["tokens"],
-  summary: "One token: price, market cap, holders, volume, curve progress",
+  summary: "One token: prices in BNB and USD, 24-hour figures, liquidity, curve progress, agent",
   request: { params: z.object({ address: AddressInput }) },
   responses: {
     200: jsonResponse("The token", okEnvelope(Token)),
@@ -86,77 +85,100 @@ const detailRoute = createRoute({
   },
 });
 
-type TokenRow = Record<string, string | number | null> & { total?: string };
+type Keyset = TokenKeyset & { s: string; o: string };
 
-/** `fallbackMaxRaising` serves tokens the index has no curve reading for (deposit launches). */
-function toToken(r: TokenRow, fallbackMaxRaising: bigint) {
-  const raised = BigInt(r.funds as string);
-  const maxRaising = r.max_raising === null ? fallbackMaxRaising : BigInt(r.max_raising as string);
-  const progress =
-    r.status === "graduated"
-      ? 10_000
-      : Math.min(10_000, Number((raised * 10_000n) / (maxRaising || 1n)));
-  return {
-    address: r.address as string,
-    name: r.name as string | null,
-    symbol: r.symbol as string | null,
-    creator: r.creator as string,
-    treasury: r.treasury as string,
-    eip8004TokenId: r.agent_id === null ? null : dec(r.agent_id as string),
-    status: r.status as "registered" | "curve" | "graduated",
-    pair: r.pair as string,
-    totalSupply: dec(r.total_supply as string),
-    price: dec(r.last_price as string),
-    marketCap: dec(r.market_cap_bnb as string),
-    holderCount: Number(r.holder_count),
-    volume: dec(r.total_volume_bnb as string),
-    tradeCount: Number(r.trade_count),
-    raised: raised.toString(),
-    maxRaising: maxRaising.toString(),
-    curveProgressBps: progress,
-    createdAt: isoOrNull(r.created_at as string | null),
-    graduatedAt: isoOrNull(r.graduated_at as string | null),
-  };
+function encodeKeyset(k: Keyset): string {
+  return Buffer.from(JSON.stringify(k)).toString("base64url");
+}
+
+/** A cursor of this sort and order, or a 400. */
+function decodeKeyset(cursor: string, sort: string, order: string): TokenKeyset {
+  let k: Partial<Keyset> = {};
+  try {
+    if (/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) {
+      k = JSON.parse(Buffer.from(cursor, "base64url").toString());
+    }
+  } catch {}
+  const valid =
+    typeof k.k === "string" &&
+    /^[0-9]{1,78}$/.test(k.k) &&
+    typeof k.a === "string" &&
+    /^0x[0-9a-f]{40}$/.test(k.a);
+  if (!valid || k.s !== sort || k.o !== order) {
+    throw new HttpError("validation_failed", {
+      message: "cursor is malformed or belongs to another sort: pass back nextCursor as received",
+      details: [{ path: "cursor", message: "not a cursor of this sort and order" }],
+    });
+  }
+  return { k: k.k as string, a: k.a as string };
 }
 
 export type TokenRouteDeps = { sql: Sql; settings: ApiSettings };
 
-/** `GET /tokens` and `GET /tokens/{address}`, from the `token` view. */
+/** `GET /tokens` and `GET /tokens/{address}`, from the token, trade and feed views. */
 export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {
-  const { sql } = d;
-  const t = view(sql, d.settings.viewsSchema, "token");
-  const max = d.settings.curveMaxRaisingWei;
+  const { sql, settings } = d;
+  const schema = settings.viewsSchema;
+  const now = async () => (await indexedNow(sql, schema)) ?? Math.floor(Date.now() / 1000);
+  const records = async (addresses: string[], at: number) => {
+    const rows = await tokenRecords(sql, schema, addresses, at);
+    const byAddress = new Map(rows.map((r) => [r.address as string, r]));
+    const o = { now: at, fallbackMaxRaising: settings.curveMaxRaisingWei, webUrl: settings.webUrl };
+    return addresses.flatMap((a) => {
+      const r = byAddress.get(a);
+      return r ? [toTokenRecord(r, o)] : [];
+    });
+  };
+
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const order =
-      q.sort === "volume"
-        ? sql`total_volume_bnb desc, address`
-        : sql`coalesce(created_block, registered_block) desc, address`;
-    const [rows, [count]] = await readViews(() =>
-      Promise.all([
-        sql<TokenRow[]>`select * from ${t} order by ${order} limit ${q.limit} offset ${q.offset}`,
-        sql<{ n: bigint }[]>`select count(*) as n from ${t}`,
-      ]),
-    );
+    const sort = q.sort in SORT_ALIAS ? SORT_ALIAS[q.sort as keyof typeof SORT_ALIAS] : q.sort;
+    if (q.cursor !== undefined && q.offset !== 0) {
+      throw new HttpError("validation_failed", {
+        message: "cursor and offset are exclusive",
+        details: [{ path: "offset", message: "must be 0 with a cursor" }],
+      });
+    }
+    const after = q.cursor === undefined ? undefined : decodeKeyset(q.cursor, sort, q.order);
+    const { items, total, nextCursor } = await readViews(async () => {
+      const at = await now();
+      const { page, count } = tokenPage(sql, schema, {
+        sort: sort as (typeof TOKEN_SORTS)[number],
+        desc: q.order === "desc",
+        now: at,
+        filter: { status: q.status, q: q.q, creator: q.creator },
+        after,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      const [keys, [n]] = await Promise.all([
+        sql<{ address: string; k: string }[]>`${page}`,
+        sql<{ n: number }[]>`${count}`,
+      ]);
+      const shown = keys.slice(0, q.limit);
+      const last = shown.at(-1);
+      return {
+        items: await records(
+          shown.map((k) => k.address),
+          at,
+        ),
+        total: n?.n ?? 0,
+        nextCursor:
+          keys.length > q.limit && last
+            ? encodeKeyset({ s: sort, o: q.order, k: String(last.k), a: last.address })
+            : null,
+      };
+    });
     return c.json(
-      {
-        ok: true as const,
-        data: {
-          items: rows.map((r) => toToken(r, max)),
-          total: Number(count?.n ?? 0),
-          limit: q.limit,
-          offset: q.offset,
-        },
-      },
+      { ok: true as const, data: { items, total, limit: q.limit, offset: q.offset, nextCursor } },
       200,
     );
   });
+
   app.openapi(detailRoute, async (c) => {
     const { address } = c.req.valid("param");
-    const [r] = await readViews(
-      () => sql<TokenRow[]>`select * from ${t} where address = ${address}`,
-    );
+    const [r] = await readViews(async () => records([address], await now()));
     if (!r) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
-    return c.json({ ok: true as const, data: toToken(r, max) }, 200);
+    return c.json({ ok: true as const, data: r }, 200);
   });
 }

@@ -17,7 +17,7 @@ export type TestApp = {
     init?: RequestInit,
   ) => Promise<{ res: Response; status: number; body: TestBody }>;
   /** Problems of a body against the generated OpenAPI schema of (path template, status). */
-  check: (template: string, status: number, body: unknown) => string[];
+  check: (template: string, status: number, body: unknown, method?: string) => string[];
 };
 
 /**
@@ -27,10 +27,10 @@ export type TestApp = {
  * @example
  * const t = await testApp(db); const { status, body } = await t.get("/v2/agents");
  */
-export async function testApp(db: TestDatabase, settings: Partial<ApiSettings> = {}) {
+export async function testApp(db: TestDatabase, settings: Partial<ApiSettings> = {}, env = "test") {
   const app = createApp({
     logger: pino({ level: "silent" }),
-    env: "test",
+    env,
     sql: db.sql,
     settings: defaultApiSettings(settings),
     headBlock: async () => undefined,
@@ -46,7 +46,7 @@ export async function testApp(db: TestDatabase, settings: Partial<ApiSettings> =
       ) as TestBody;
       return { res, status: res.status, body };
     },
-    check: (template, status, body) => checker(template, "get", status, body),
+    check: (template, status, body, method = "get") => checker(template, method, status, body),
   };
   return t;
 }

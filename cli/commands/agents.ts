@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
 import { loadConfig } from "../../lib/config.ts";
+import { featureAgent, MissingRecordError } from "../../lib/dashboard/records.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
@@ -11,7 +12,7 @@ async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     await migrate(sql);
     return await fn(sql);
   } catch (error) {
-    if (error instanceof UnknownAgentError) {
+    if (error instanceof UnknownAgentError || error instanceof MissingRecordError) {
       process.stderr.write(`launchpad: ${error.message}\n`);
       process.exit(1);
     }
@@ -55,6 +56,19 @@ export function agentsCommand(): Command {
         createAgent(sql, { name: o.name, expiresAt: expiry(o.expiresAt) }),
       );
       printKey(k, o.json);
+    });
+  agents
+    .command("feature")
+    .description("make an agent the featured one (the previous one is unfeatured)")
+    .argument("<id>", "agentId or token address")
+    .action(async (id: string) => {
+      const changed = await withDb(async (sql) => {
+        const [row] = await sql<{ agent_id: string }[]>`select agent_id from app.agents
+          where agent_id = ${id} or token_address = ${id.toLowerCase()}`;
+        if (!row) throw new UnknownAgentError(`no agent ${id}`);
+        return featureAgent(sql, row.agent_id, { kind: "operator", id: "cli" });
+      });
+      process.stdout.write(changed ? `featured ${id}\n` : `${id} is already featured\n`);
     });
   return agents;
 }

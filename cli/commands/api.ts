@@ -3,29 +3,45 @@ import { createApp } from "../../api/app.ts";
 import { launchFeaturesFromConfig } from "../../api/launch/register.ts";
 import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
-import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { attachWebSocket } from "../../api/ws/bridge.ts";
+import { type Config, ConfigError } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { outboundSettings } from "../../lib/outbound/settings.ts";
+import { resolveServices } from "../../lib/services.ts";
+import { UpstreamError } from "../../services/http.ts";
+import { createStewardClient } from "../../services/steward/client.ts";
+import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+import { POLICY_READ_TIMEOUT_MS } from "../limits.ts";
+import { launchPreviewFromConfig, sessionFeaturesFromConfig } from "../session-features.ts";
 
 export function apiCommand(): Command {
   return new Command("api")
     .description("serve the REST API and MCP at /mcp (HOST:PORT)")
     .action(async () => {
-      const config = loadConfig();
+      // The devnet's addresses and relayer key as configuration: deposit writes need them.
+      const config = await loadServiceConfig();
       const log = createLogger("api", config.LOG_LEVEL);
       const databaseUrl = resolveDatabaseUrl(config);
       const sql = createSql(databaseUrl, { appName: "launchpad-api" });
       await migrate(sql);
       const launch = launchFeaturesFromConfig(config, databaseUrl, sql);
+      launch.features.preview = launchPreviewFromConfig(config, sql, log);
+      const settings = apiSettings(config);
       const app = createApp({
         logger: log,
         env: config.LAUNCHPAD_ENV,
         sql,
-        settings: apiSettings(config),
+        settings,
         launch: launch.features,
+        dashboard: { policy: stewardPolicyReader(config) },
+        webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
+        sessions: sessionFeaturesFromConfig(config, sql, log),
+        events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
       });
       const server = await startServer({
         app,
@@ -37,12 +53,39 @@ export function apiCommand(): Command {
           throw new ConfigError("PORT", `${config.HOST}:${config.PORT} is already in use`);
         throw error;
       });
-      log.info({ url: config.apiUrl }, "api listening");
+      const ws = await attachWebSocket({
+        server: server.server,
+        sql,
+        viewsSchema: settings.viewsSchema,
+        trustProxy: settings.trustProxy,
+        logger: log,
+      });
+      log.info({ url: config.apiUrl, ws: config.wsUrl }, "api listening");
       reportReady();
       onShutdown(log, async () => {
+        // Sockets first (1001), so the HTTP server's close does not wait on them.
+        await ws.close();
         await server.close();
         await launch.stop();
         await sql.end({ timeout: 5 });
       });
     });
+}
+
+/** The dashboard's policy snapshot from the steward signer: null for a wallet without one. */
+function stewardPolicyReader(config: Config) {
+  const { steward } = resolveServices(config);
+  const client = createStewardClient({
+    url: steward.url,
+    apiKey: steward.apiKey,
+    timeoutMs: POLICY_READ_TIMEOUT_MS,
+  });
+  return async (walletId: string) => {
+    try {
+      return await client.getPolicy(walletId);
+    } catch (error) {
+      if (error instanceof UpstreamError && error.status === 404) return null;
+      throw error;
+    }
+  };
 }

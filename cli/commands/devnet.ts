@@ -1,8 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
-import { deploymentRecordPath, readDeploymentRecord } from "../../devnet/record.ts";
 import { loadConfig } from "../../lib/config.ts";
+import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { SAMPLE_PATHS } from "../../services/launchpad-api/sample-image.ts";
 import { onShutdown } from "../lifecycle.ts";
 
 export function devnetCommand(): Command {
@@ -12,6 +11,7 @@ export function devnetCommand(): Command {
       const config = loadConfig();
       const log = createLogger("devnet", config.LOG_LEVEL);
       const { runDevnet } = await import("../../devnet/run.ts");
+      const { deploymentRecordPath } = await import("../../devnet/record.ts");
       const chain = await runDevnet({ config, log: (line) => log.info(line) });
       log.info(
         { rpcUrl: chain.rpcUrl, fresh: chain.fresh, record: deploymentRecordPath(config.dataDir) },
@@ -26,6 +26,10 @@ export function devnetCommand(): Command {
     .option("--json", "print the record as JSON")
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig();
+      const { deploymentRecordPath, readDeploymentRecord } = await import("../../devnet/record.ts");
+      const { SAMPLE_PATHS } = await import(
+        "../../services/launchpad-api/stand-in/sample-image.ts"
+      );
       const record = readDeploymentRecord(config.dataDir);
       if (!record) {
         const path = deploymentRecordPath(config.dataDir);
@@ -38,7 +42,11 @@ export function devnetCommand(): Command {
         const sampleImageUrl = config.LAUNCHPAD_API_URL
           ? undefined
           : `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}${SAMPLE_PATHS.image}`;
-        process.stdout.write(`${JSON.stringify({ ...record, sampleImageUrl }, null, 2)}\n`);
+        // webhookSecrets: what a local sender signs inbound webhooks with (generated locally).
+        const webhookSecrets = resolveWebhookSecrets(config);
+        process.stdout.write(
+          `${JSON.stringify({ ...record, sampleImageUrl, webhookSecrets }, null, 2)}\n`,
+        );
         return;
       }
       process.stdout.write(`chain ${record.chainId} at ${record.rpcUrl}\n`);

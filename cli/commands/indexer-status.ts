@@ -1,18 +1,18 @@
 import { Command } from "commander";
 import { resolveChain } from "../../lib/chain.ts";
-import { loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { liveDeployment } from "../../lib/indexer/deployment.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
+import { loadServiceConfig } from "../config.ts";
 
 export function statusCommand(): Command {
   return new Command("status")
     .description("print the live indexer's progress: indexed block, head, lag, backfill done")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const config = loadConfig();
+      const config = await loadServiceConfig();
       const sql = createSql(resolveDatabaseUrl(config), { max: 1 });
       try {
         await migrate(sql);

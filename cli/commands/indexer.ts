@@ -1,7 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { Command } from "commander";
 import { resolveChain } from "../../lib/chain.ts";
-import { loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
@@ -14,18 +13,17 @@ import {
 import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { loadServiceConfig } from "../config.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
+import { CLI_LIMITS } from "../limits.ts";
 import { statusCommand } from "./indexer-status.ts";
-
-/** How often the role checks whether a reindex made another deployment live. */
-const LIVE_POLL_MS = 2_000;
 
 export function indexerCommand(): Command {
   return new Command("indexer")
     .description("run the Ponder indexer into the live deployment schema, published as views")
     .addCommand(statusCommand())
     .action(async () => {
-      const config = loadConfig();
+      const config = await loadServiceConfig();
       const log = createLogger("indexer", config.LOG_LEVEL);
       const databaseUrl = resolveDatabaseUrl(config);
       const sql = createSql(databaseUrl, { max: 2, appName: "launchpad-indexer" });
@@ -102,7 +100,7 @@ export function indexerCommand(): Command {
         await dropDeployment(sql, previous.schema).catch((error: unknown) =>
           log.warn({ err: error, schema: previous.schema }, "could not drop the old schema"),
         );
-      }, LIVE_POLL_MS);
+      }, CLI_LIMITS.livePollMs);
 
       onShutdown(log, async () => {
         stopping = true;

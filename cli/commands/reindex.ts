@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
 import { resolveChain } from "../../lib/chain.ts";
-import { loadConfig } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
@@ -14,8 +13,8 @@ import {
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
 import { freePort } from "../../lib/net.ts";
-
-const PROGRESS_MS = 2_000;
+import { loadServiceConfig } from "../config.ts";
+import { CLI_LIMITS } from "../limits.ts";
 
 /**
  * `launchpad reindex [--from-block N]`: builds a new Ponder deployment beside the live one
@@ -34,7 +33,7 @@ export function reindexCommand(): Command {
       blockNumber,
     )
     .action(async (opts: { fromBlock?: number }) => {
-      const config = loadConfig();
+      const config = await loadServiceConfig();
       const databaseUrl = resolveDatabaseUrl(config);
       const sql = createSql(databaseUrl, { max: 2, appName: "launchpad-reindex" });
       await migrate(sql);
@@ -101,7 +100,7 @@ export function reindexCommand(): Command {
           `  block ${c.indexedBlock} of ${c.headBlock ?? "?"}: ${Math.round(blocksPerSecond)} blocks/s, ${Math.round(eventsPerSecond)} events/s, ETA ${eta}`,
         );
         last = { at: now, block: c.indexedBlock, events };
-      }, PROGRESS_MS);
+      }, CLI_LIMITS.progressEveryMs);
 
       const ready = await waitForPonder(port, "/ready", () => failed);
       clearInterval(progress);

@@ -2,8 +2,6 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { Command } from "commander";
 import type { Hono } from "hono";
-import { devnetAccounts } from "../../devnet/accounts.ts";
-import { readDeploymentRecord } from "../../devnet/record.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
@@ -32,7 +30,7 @@ export function stewardCommand(): Command {
       const config = loadConfig();
       const log = createLogger("steward", config.LOG_LEVEL);
       const s = resolveServices(config);
-      const { createStewardApp } = await import("../../services/steward/server.ts");
+      const { createStewardApp } = await import("../../services/steward/stand-in/server.ts");
       const app = createStewardApp({
         rpcUrl: config.rpcUrls[0] as string,
         chainId: 56,
@@ -57,11 +55,16 @@ export function launchpadApiCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("launchpad-api", config.LOG_LEVEL);
+      // Loaded only here: the stand-in is part of the local world, never of a BSC deployment.
+      const { readDeploymentRecord } = await import("../../devnet/record.ts");
+      const { devnetAccounts } = await import("../../devnet/accounts.ts");
       const record = readDeploymentRecord(config.dataDir);
       if (!record)
         throw new Error(`no devnet deployment record in ${config.dataDir}: start the devnet first`);
       const s = resolveServices(config);
-      const { createLaunchpadApp } = await import("../../services/launchpad-api/server.ts");
+      const { createLaunchpadApp } = await import(
+        "../../services/launchpad-api/stand-in/server.ts"
+      );
       const app = createLaunchpadApp({
         rpcUrl: config.rpcUrls[0] as string,
         record,
@@ -72,6 +75,33 @@ export function launchpadApiCommand(): Command {
       });
       const server = await listen(app, config.LAUNCHPAD_API_PORT, "LAUNCHPAD_API_PORT", log);
       log.info({ url: s.launchpadApi.url }, "launchpad API stand-in listening");
+      reportReady();
+      onShutdown(log, server.close);
+    });
+}
+
+/** `launchpad x`: the local stand-in of X's OAuth 2.0 and API v2 (local mode only). */
+export function xCommand(): Command {
+  return new Command("x")
+    .description(
+      "run the local stand-in of X (OAuth 2.0 with PKCE, users/me, tweets) on 127.0.0.1:X_PORT",
+    )
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("x", config.LOG_LEVEL);
+      const { resolveX } = await import("../../services/x/config.ts");
+      const x = resolveX(config);
+      if (!x?.local)
+        throw new ConfigError("X_OAUTH_URL", "is set: the real X is used, no stand-in");
+      const { createXStandIn } = await import("../../services/x/stand-in/server.ts");
+      const app = createXStandIn({
+        clientId: x.clientId,
+        clientSecret: x.clientSecret,
+        serviceToken: x.postToken,
+        log,
+      });
+      const server = await listen(app, config.X_PORT, "X_PORT", log);
+      log.info({ url: x.oauthUrl }, "X stand-in listening");
       reportReady();
       onShutdown(log, server.close);
     });

@@ -8,7 +8,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   type Hash,
   http,
   type PublicClient,
@@ -20,6 +19,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import { deployDevnet } from "../../devnet/deploy.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
+import { viemChain } from "../../lib/chain.ts";
 import { freePort } from "../../lib/net.ts";
 
 export type TestChain = {
@@ -48,12 +48,7 @@ export async function startTestChain(p: { maxRaisingWei?: bigint } = {}): Promis
       dataDir,
       maxRaisingWei: p.maxRaisingWei,
     });
-    const chain = defineChain({
-      id: record.chainId,
-      name: "devnet",
-      nativeCurrency: { name: "BNB", symbol: "BNB", decimals: 18 },
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
-    });
+    const chain = viemChain({ id: record.chainId, name: "devnet", rpcUrls: [anvil.rpcUrl] });
     const transport = http(anvil.rpcUrl);
     const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 });
     const testClient = createTestClient({ chain, mode: "anvil", transport });

@@ -17,7 +17,7 @@ import { uniswapV2PairAbi } from "../../abis/UniswapV2Pair.ts";
 import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
 import { wbnbAbi } from "../../abis/WBNB.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
-import { signCreateArgs } from "../../devnet/create-args.ts";
+import { signCreateArgs } from "../../lib/create-args.ts";
 import * as model from "./curve-model.ts";
 import { DEAD, gasCost, startTestChain, type TestChain } from "./helpers.ts";
 

@@ -1,16 +1,18 @@
-import { ImageCheckError } from "../../api/launch/image-check.ts";
+import { LaunchpadError } from "../../lib/errors.ts";
+import { ImageCheckError } from "../../lib/image/check.ts";
 import { UpstreamError } from "../../services/http.ts";
 
 /** The launch endpoint codes a failed saga can end with (SPEC.md "Errors"). */
 export type SagaErrorCode = "LAUNCHPAD_ERROR" | "ORCHESTRATOR_UNAVAIL";
 
-/** A step failure with the code the launch request answers with. */
-export class SagaError extends Error {
+/**
+ * A step failure with the code the launch request answers with. Both codes are retryable for
+ * the client (SPEC.md: retry after 1 s, 2 s, 4 s); a new request starts a new attempt.
+ */
+export class SagaError extends LaunchpadError<SagaErrorCode> {
   override name = "SagaError";
-  readonly code: SagaErrorCode;
   constructor(code: SagaErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+    super(code, { message, cause: options?.cause, retryable: true });
   }
 }
 

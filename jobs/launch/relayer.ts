@@ -1,8 +1,8 @@
 import type { Address, Hex, TransactionReceipt } from "viem";
 import { keccak256 } from "viem";
-import { keyedMutex } from "../../services/mutex.ts";
+import { keyedMutex } from "../../lib/mutex.ts";
+import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
-import { LAUNCH_LIMITS } from "./limits.ts";
 
 /** A relayer transaction as the saga stores it before broadcasting. */
 export type StoredTx = { hash: Hex; raw: Hex; nonce: number };

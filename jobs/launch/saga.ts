@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { LAUNCH_LIMITS } from "../limits.ts";
+import { announceLaunch } from "./announce.ts";
 import type { SagaContext } from "./context.ts";
 import { classify } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
-import { LAUNCH_LIMITS, SAGA_STEPS } from "./limits.ts";
 import { recordStep, type SagaRow } from "./row.ts";
+import { SAGA_STEPS } from "./step-names.ts";
 import { STEPS } from "./steps.ts";
 
 const WORKER_ID = `${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -48,6 +50,7 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
     current = "finish";
     await finish(ctx, saga);
     log.info({ token: saga.token_address }, "agent launched");
+    if (ctx.announcer) await announceLaunch(ctx, ctx.announcer, saga);
   } catch (error) {
     const e = classify(error, current);
     log.warn({ step: current, code: e.code, err: error }, "launch failed");

@@ -1,5 +1,5 @@
-import { isMissingRelation, view } from "../../api/views.ts";
 import type { Sql } from "../../lib/db/client.ts";
+import { isMissingRelation, view } from "../../lib/db/views.ts";
 
 /**
  * Moves launched agents' stored status on as the index sees their token: `active` once the

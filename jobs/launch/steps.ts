@@ -14,15 +14,17 @@ import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
-import { checkImage } from "../../api/launch/image-check.ts";
-import { decodeCreateArgs } from "../../devnet/create-args.ts";
+import { decodeCreateArgs } from "../../lib/create-args.ts";
+import { checkImage } from "../../lib/image/check.ts";
 import { pairAddress } from "../../lib/pair.ts";
+import { UpstreamError } from "../../services/http.ts";
 import { loginMessage } from "../../services/launchpad-api/protocol.ts";
+import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
-import { LAUNCH_LIMITS, type SagaStep } from "./limits.ts";
 import { sendRelayerTx } from "./relayer.ts";
 import { patchSaga, type SagaRow } from "./row.ts";
+import type { SagaStep } from "./step-names.ts";
 
 /** A step: does its work only if the chain or the upstream does not already show it done. */
 export type Step = (ctx: SagaContext, saga: SagaRow) => Promise<"done" | "skipped">;
@@ -75,7 +77,7 @@ const fund: Step = async (ctx, saga) => {
 };
 
 /** The treasury Safe's initializer and its CREATE2 address (deterministic per agent). */
-async function treasuryPlan(ctx: SagaContext, saga: SagaRow) {
+export async function treasuryPlan(ctx: SagaContext, saga: SagaRow) {
   const agentWallet = need(saga.wallet_address, "wallet");
   const owners = [agentWallet, ...ctx.safeOwners.filter((o) => lower(o) !== agentWallet)];
   const initializer = encodeFunctionData({
@@ -294,12 +296,10 @@ const create: Step = async (ctx, saga) => {
       }));
     } catch (error) {
       // The signer simulates first: a revert is the launchpad contract refusing the args.
-      if ((error as { status?: number }).status === 422) {
-        throw new SagaError(
-          "LAUNCHPAD_ERROR",
-          `createToken would revert: ${(error as { details?: string }).details ?? ""}`,
-          { cause: error },
-        );
+      if (error instanceof UpstreamError && error.refusedWith(422)) {
+        throw new SagaError("LAUNCHPAD_ERROR", `createToken would revert: ${error.details ?? ""}`, {
+          cause: error,
+        });
       }
       throw error;
     }

@@ -2,16 +2,13 @@ import type { PgBoss } from "pg-boss";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
 import { sagaContext } from "./context.ts";
-import { LAUNCH_LIMITS } from "./limits.ts";
-import { enqueueSaga, orphanedSagas } from "./queue.ts";
+import { enqueueSaga, orphanedSagas } from "./producer.ts";
 import { runSaga } from "./saga.ts";
 import { syncAgentStatus } from "./status.ts";
 
 export type StartLaunchWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
-
-/** Every this many sweeps, agents' stored status follows the index (pending -> active -> graduated). */
-const STATUS_SYNC_EVERY = 5;
 
 /**
  * Registers the launch saga handler on pg-boss and a sweeper that resumes sagas whose worker
@@ -27,7 +24,10 @@ export async function startLaunchWorker(
   await p.boss.createQueue(LAUNCH_LIMITS.queue);
   await p.boss.work<{ agentId: string }>(
     LAUNCH_LIMITS.queue,
-    { localConcurrency: LAUNCH_LIMITS.concurrency, pollingIntervalSeconds: 0.5 },
+    {
+      localConcurrency: LAUNCH_LIMITS.concurrency,
+      pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
+    },
     async ([job]) => {
       if (job) await runSaga(ctx, job.data.agentId);
     },
@@ -42,7 +42,8 @@ export async function startLaunchWorker(
         p.log.info({ agentId }, "resuming launch saga");
         await enqueueSaga(p.boss, agentId);
       }
-      if (++sweeps % STATUS_SYNC_EVERY === 0) await syncAgentStatus(p.sql, p.config.VIEWS_SCHEMA);
+      if (++sweeps % LAUNCH_LIMITS.statusSyncEverySweeps === 0)
+        await syncAgentStatus(p.sql, p.config.VIEWS_SCHEMA);
     } catch (error) {
       p.log.warn({ err: error }, "launch sweep failed");
     } finally {

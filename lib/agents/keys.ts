@@ -1,8 +1,11 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Sql } from "../db/client.ts";
+import { LaunchpadError } from "../errors.ts";
 
 /** The one scope a launch key carries (SPEC.md "Authentication"). */
 export const LAUNCH_SCOPE = "launch:*";
+/** Writes the key's own agent's dashboard records; keys carry it by default (migration 007). */
+export const AGENT_WRITE_SCOPE = "agent:write";
 const KEY_PREFIX = "agk_";
 /** Characters of the secret stored in clear to find the row; the rest is only hashed. */
 const LOOKUP_CHARS = 8;
@@ -49,8 +52,11 @@ async function insertKey(sql: Sql, agentId: string, expiresAt?: Date): Promise<I
 }
 
 /** Thrown when an operator names an agent that does not exist. */
-export class UnknownAgentError extends Error {
+export class UnknownAgentError extends LaunchpadError<"UNKNOWN_AGENT"> {
   override name = "UnknownAgentError";
+  constructor(message: string) {
+    super("UNKNOWN_AGENT", { message });
+  }
 }
 
 /**

@@ -1,16 +1,7 @@
 import postgres from "postgres";
+import { DB_LIMITS } from "../limits.ts";
 
 export type Sql = postgres.Sql;
-
-/** Limits of the database clients, in one place. */
-export const DB_LIMITS = {
-  connectTimeoutSeconds: 10,
-  idleTimeoutSeconds: 30,
-  /** Default pool size per process; roles may ask for more. */
-  maxConnections: 10,
-  /** Statements that run longer are cancelled by the server. */
-  statementTimeoutMs: 30_000,
-} as const;
 
 /**
  * A postgres.js client with the service's defaults: bounded connect and statement time, no

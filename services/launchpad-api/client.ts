@@ -6,7 +6,7 @@ export type LaunchpadApiClientParameters = { url: string; timeoutMs: number };
 /**
  * Typed client of the four.meme-compatible launchpad API: nonce, login with a wallet
  * signature, image upload, token create. Talks to four.meme itself or to the local stand-in
- * (`services/launchpad-api/server.ts`); only `url` differs. Throws `UpstreamError`
+ * (`services/launchpad-api/stand-in/server.ts`); only `url` differs. Throws `UpstreamError`
  * (service "launchpad"), also for a `code` other than 0 in a 200 answer.
  *
  * @example

@@ -12,7 +12,7 @@ export type StewardClientParameters = { url: string; apiKey: string; timeoutMs: 
 
 /**
  * Typed client of the steward signer: the same code talks to the real service and to the
- * local stand-in (`services/steward/server.ts`); only `url` differs. Every method throws
+ * local stand-in (`services/steward/stand-in/server.ts`); only `url` differs. Every method throws
  * `UpstreamError` (service "steward") on failure.
  *
  * @example

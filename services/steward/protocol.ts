@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 
 /** Wire types of the steward signer API (v1), shared by the client and the stand-in. */
 export type Wallet = { walletId: string; agentId: string; address: `0x${string}` };
@@ -45,27 +45,4 @@ export type StewardWebhook = {
 export function signWebhook(secret: string, body: string, t: number = Date.now()): string {
   const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
   return `t=${t},v1=${v1}`;
-}
-
-/** Largest distance between a webhook's timestamp and our clock (SPEC.md: 5 minutes). */
-export const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
-
-/**
- * Checks a webhook signature header in constant time; false when malformed, stale or wrong.
- *
- * @example
- * verifyWebhook(secret, rawBody, c.req.header("x-webhook-signature"));
- */
-export function verifyWebhook(
-  secret: string,
-  body: string,
-  header: string | undefined,
-  now: number = Date.now(),
-): boolean {
-  const m = /^t=(\d{1,16}),v1=([0-9a-f]{64})$/.exec(header ?? "");
-  if (!m) return false;
-  const t = Number(m[1]);
-  if (Math.abs(now - t) > WEBHOOK_TOLERANCE_MS) return false;
-  const want = createHmac("sha256", secret).update(`${t}.${body}`).digest();
-  return timingSafeEqual(want, Buffer.from(m[2] as string, "hex"));
 }

@@ -48,6 +48,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     DEVNET_PORT: String(await freePort()),
     STEWARD_PORT: String(await freePort()),
     LAUNCHPAD_API_PORT: String(await freePort()),
+    X_PORT: String(await freePort()),
   };
 }
 

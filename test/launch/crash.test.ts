@@ -6,7 +6,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
-import { SAGA_STEPS } from "../../jobs/launch/limits.ts";
+import { SAGA_STEPS } from "../../jobs/launch/step-names.ts";
 import { isolatedEnv, runCli, type Stack, startStack } from "../helpers/cli.ts";
 import {
   bearer,
@@ -16,7 +16,7 @@ import {
   launchBody,
   launchEnv,
   readRecord,
-} from "./helpers.ts";
+} from "../helpers/launch.ts";
 
 let stack: Stack | undefined;
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { taxTokenAbi } from "../../abis/TaxToken.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { freePort } from "../../lib/net.ts";
-import { samplePng } from "../../services/launchpad-api/sample-image.ts";
+import { samplePng } from "../../services/launchpad-api/stand-in/sample-image.ts";
 import { cleanEnv, isolatedEnv, ROOT, runCli, type Stack, startStack } from "../helpers/cli.ts";
 import {
   ADMIN_TOKEN,
@@ -24,7 +24,7 @@ import {
   readRecord,
   rolePid,
   stackSql,
-} from "./helpers.ts";
+} from "../helpers/launch.ts";
 
 // One stack for the file: every launch test uses its own agent.
 let stack: Stack;

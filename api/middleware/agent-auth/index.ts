@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { LAUNCH_SCOPE, type VerifiedKey, verifyKey } from "../../../lib/agents/keys.ts";
 import type { Sql } from "../../../lib/db/client.ts";
@@ -28,23 +29,59 @@ export function agentKeyFrom(headers: {
 export function agentAuth(o: AgentAuthOptions): MiddlewareHandler<AgentAuthEnv> {
   const scope = o.scope ?? LAUNCH_SCOPE;
   return async function agentAuthMiddleware(c, next) {
-    const key = agentKeyFrom(c.req.raw.headers);
-    if (!key) {
-      throw new HttpError("AGENT_AUTH_MISSING", {
-        message: "send your agent key as Authorization: Bearer agk_... or X-Agent-Api-Key",
-      });
-    }
-    const verified = await verifyKey(o.sql, key);
-    if (!verified) {
-      throw new HttpError("AGENT_AUTH_INVALID", {
-        message: "the key is unknown, revoked or expired",
-      });
-    }
-    if (!verified.scopes.includes(scope)) {
-      throw new HttpError("AGENT_SCOPE_FORBIDDEN", { message: `the key lacks the ${scope} scope` });
-    }
+    const verified = await authenticateAgentKey(o.sql, c.req.raw.headers, [scope]);
     c.set("agentKey", verified);
     c.set("principal", { kind: "agent", id: verified.agentId });
     await next();
   };
+}
+
+/**
+ * The agent key of a request, verified and holding one of `scopes`; throws, in the spec's
+ * order, 401 AGENT_AUTH_MISSING, 401 AGENT_AUTH_INVALID, 403 AGENT_SCOPE_FORBIDDEN. Every
+ * middleware that accepts an agent key checks it here.
+ *
+ * @example
+ * const key = await authenticateAgentKey(sql, c.req.raw.headers, ["agent:write"]);
+ */
+export async function authenticateAgentKey(
+  sql: Sql,
+  headers: { get(name: string): string | null | undefined },
+  scopes: readonly string[],
+): Promise<VerifiedKey> {
+  const key = agentKeyFrom(headers);
+  if (!key) {
+    throw new HttpError("AGENT_AUTH_MISSING", {
+      message: "send your agent key as Authorization: Bearer agk_... or X-Agent-Api-Key",
+    });
+  }
+  const verified = await verifyKey(sql, key);
+  if (!verified) {
+    throw new HttpError("AGENT_AUTH_INVALID", {
+      message: "the key is unknown, revoked or expired",
+    });
+  }
+  if (!verified.scopes.some((s) => scopes.includes(s))) {
+    throw new HttpError("AGENT_SCOPE_FORBIDDEN", {
+      message: `the key lacks the ${scopes[0]} scope`,
+    });
+  }
+  return verified;
+}
+
+/**
+ * True when `header` (an Authorization header) carries the operator token, compared in
+ * constant time; false when no operator token is configured.
+ *
+ * @example
+ * if (isOperatorToken(adminToken, c.req.header("authorization"))) { ... }
+ */
+export function isOperatorToken(
+  token: string | undefined,
+  header: string | null | undefined,
+): boolean {
+  if (!token || !header) return false;
+  const got = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? "");
+  const want = Buffer.from(token);
+  return got.length === want.length && timingSafeEqual(got, want);
 }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Sql } from "../../../lib/db/client.ts";
+import { countHit, sweepRateLimits } from "../../../lib/rate-limit.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
 import { RATE_LIMITS } from "../../limits.ts";
@@ -13,8 +14,8 @@ export type RateLimitOptions = {
 };
 
 /**
- * Fixed-window rate limit counted in `app.rate_limit`, so every API instance shares one
- * budget per client. Windows follow the database clock (instances may disagree on theirs).
+ * Fixed-window rate limit per client through the shared limiter (lib/rate-limit.ts), so every
+ * API instance shares one budget per client.
  * Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds until the window ends); a request over the limit gets 429 `rate_limited` with
  * `Retry-After`. If the database cannot count, the request is served (fail open, logged):
@@ -35,14 +36,14 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler<AppEnv> {
     let count: number;
     let reset: number;
     try {
-      [count, reset] = await hit(o.sql, key, window);
+      ({ count, reset } = await countHit(o.sql, key, window));
     } catch (error) {
       c.get("log")?.warn({ err: error }, "rate limit not counted (database error)");
       return next();
     }
     if (Date.now() - lastSweep > RATE_LIMITS.sweepEveryMs) {
       lastSweep = Date.now();
-      sweep(o.sql, window).catch(() => {});
+      sweepRateLimits(o.sql, window).catch(() => {});
     }
     const headers = {
       "RateLimit-Limit": String(limit),
@@ -58,22 +59,4 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler<AppEnv> {
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
-}
-
-/** Counts one request; returns the window's count and the whole seconds left in it. */
-async function hit(sql: Sql, key: string, window: number): Promise<[number, number]> {
-  const [row] = await sql<{ count: number; reset: number }[]>`
-    insert into app.rate_limit as r (key, window_start, count)
-    values (${key}, to_timestamp(floor(extract(epoch from now()) / ${window}) * ${window}), 1)
-    on conflict (key, window_start) do update set count = r.count + 1
-    returning r.count,
-      ceil(extract(epoch from r.window_start) + ${window} - extract(epoch from clock_timestamp()))::int
-        as reset`;
-  if (!row) throw new Error("rate limit upsert returned no row");
-  return [row.count, Math.max(1, row.reset)];
-}
-
-async function sweep(sql: Sql, window: number): Promise<void> {
-  await sql`delete from app.rate_limit
-    where window_start < now() - make_interval(secs => ${2 * window})`;
 }

@@ -1,0 +1,103 @@
+// The one-way seams of docs/architecture.md, checked by `npm run lint`:
+//   cli -> (api | jobs | src | services | devnet) -> lib
+// api reaches jobs/ only through the queue's producer; production code (lib, jobs, api, src)
+// never loads devnet/, test/ or a stand-in. Generated abis/ may be imported by anyone.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "lib-is-the-bottom",
+      comment: "lib/ is shared by every role and imports none of them",
+      severity: "error",
+      from: { path: "^lib/" },
+      to: { path: "^(api|jobs|src|services|devnet|cli|test|scripts|contracts)/" },
+    },
+    {
+      name: "no-devnet-in-production",
+      comment:
+        "on BSC nothing under devnet/ is loaded: the CLI hands its record in as configuration",
+      severity: "error",
+      from: { path: "^(lib|jobs|api|src)/|^ponder\\.config\\.ts$", pathNot: "\\.test\\.ts$" },
+      to: { path: "^devnet/" },
+    },
+    {
+      name: "no-test-code-in-the-product",
+      comment: "test-only code lives under test/; benchmarks may use test/helpers/ only",
+      severity: "error",
+      from: { path: "^(lib|jobs|api|src|services|devnet|cli)/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^test/" },
+    },
+    {
+      name: "api-testing-is-for-tests",
+      comment: "api/testing/ boots an app for the API's own tests; no product code loads it",
+      severity: "error",
+      from: {
+        path: "^(lib|jobs|api|src|services|devnet|cli)/",
+        pathNot: "\\.test\\.ts$|^api/testing/",
+      },
+      to: { path: "^api/testing/" },
+    },
+    {
+      name: "scripts-use-test-support-only",
+      severity: "error",
+      from: { path: "^scripts/" },
+      to: { path: "^test/", pathNot: "^test/helpers/" },
+    },
+    {
+      name: "no-stand-in-internals",
+      comment: "a stand-in is started by the CLI (or a test); everyone else talks to its client",
+      severity: "error",
+      from: { pathNot: "^(cli|test)/|^services/([^/]+)/stand-in/|\\.test\\.ts$" },
+      to: { path: "^services/[^/]+/stand-in/" },
+    },
+    {
+      name: "api-to-jobs-only-through-the-producer",
+      severity: "error",
+      from: { path: "^api/" },
+      to: { path: "^jobs/", pathNot: "^jobs/launch/producer\\.ts$" },
+    },
+    {
+      name: "jobs-never-import-api",
+      severity: "error",
+      from: { path: "^jobs/" },
+      to: { path: "^(api|src|cli)/" },
+    },
+    {
+      name: "src-is-the-indexer-only",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(api|jobs|services|cli)/" },
+    },
+    {
+      name: "services-are-below-the-roles",
+      severity: "error",
+      from: { path: "^services/" },
+      to: { path: "^(api|jobs|src|cli)/" },
+    },
+    {
+      name: "service-clients-never-import-devnet",
+      severity: "error",
+      from: { path: "^services/", pathNot: "^services/[^/]+/stand-in/" },
+      to: { path: "^devnet/" },
+    },
+    {
+      name: "devnet-is-below-the-cli",
+      severity: "error",
+      from: { path: "^devnet/" },
+      to: { path: "^(api|jobs|src|services|cli)/" },
+    },
+    {
+      name: "only-the-cli-entry-imports-cli",
+      severity: "error",
+      from: { pathNot: "^(cli|bin)/" },
+      to: { path: "^cli/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|abis|\\.launchpad)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".json"] },
+  },
+};

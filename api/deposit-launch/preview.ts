@@ -1,0 +1,182 @@
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  isAddress,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
+import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
+import { launchVaultAbi } from "../../abis/LaunchVault.ts";
+import { HttpError } from "../errors.ts";
+import type { PREVIEW_ACTIONS } from "./schema.ts";
+
+const TOTAL_SUPPLY = 10n ** 27n;
+/** LaunchVault.EXECUTE_WINDOW: a closed vault not executed within it can be refunded. */
+const EXECUTE_WINDOW = 86_400n;
+
+export type PreviewParameters = {
+  client: PublicClient;
+  factory: Address;
+  /** A launch id (digits) or a vault address. */
+  id: string;
+  deposits: { account: Address; amountWei: string }[];
+  action: (typeof PREVIEW_ACTIONS)[number];
+};
+
+type Call = {
+  call: string;
+  from: Address;
+  value: bigint;
+  functionName: "deposit" | "close" | "executeLaunch" | "claim" | "enableRefund" | "refund";
+};
+
+/**
+ * A dry run of a deposit bundle and what follows it, with `eth_simulateV1` against the
+ * current chain: the deposits in one block, then (for close, execute, claim, refund) the
+ * vault's next calls in a block at the close time. Each step's gas and outcome, and the
+ * tokens each depositor of the bundle would receive at launch. Nothing is signed or sent.
+ *
+ * @example
+ * const preview = await previewLaunch({ client, factory, id: "1", deposits, action: "execute" });
+ */
+export async function previewLaunch(p: PreviewParameters) {
+  const { client } = p;
+  const block = await client.getBlock({ blockTag: "latest" });
+  const at = { blockNumber: block.number } as const;
+  const vault = await findVault(p, block.number);
+  const v = { address: vault, abi: launchVaultAbi, ...at } as const;
+  const [totalDeposited, closeTimestamp, tier, existing] = await Promise.all([
+    client.readContract({ ...v, functionName: "totalDeposited" }),
+    client.readContract({ ...v, functionName: "closeTimestamp" }),
+    client.readContract({ ...v, functionName: "tier" }),
+    Promise.all(
+      [...new Set(p.deposits.map((x) => x.account))].map(
+        async (a) =>
+          [a, await client.readContract({ ...v, functionName: "deposits", args: [a] })] as const,
+      ),
+    ),
+  ]);
+  const first = (p.deposits[0] as { account: Address }).account;
+  const accounts = existing.map(([a]) => a);
+  const deposits: Call[] = p.deposits.map((x) => ({
+    call: "deposit",
+    from: x.account,
+    value: BigInt(x.amountWei),
+    functionName: "deposit",
+  }));
+  const later: Call[] = [];
+  const step = (functionName: Call["functionName"], from: Address = first) =>
+    later.push({ call: functionName, from, value: 0n, functionName });
+  if (p.action !== "deposit" && p.action !== "refund") step("close");
+  if (p.action === "execute" || p.action === "claim") step("executeLaunch");
+  if (p.action === "claim") for (const a of accounts) step("claim", a);
+  if (p.action === "refund") {
+    step("enableRefund");
+    for (const a of accounts) step("refund", a);
+  }
+  const bundleTotal = deposits.reduce((s, d) => s + d.value, 0n);
+  // Refund needs the raise below the minimum, or the execute window gone by.
+  const refundLate = p.action === "refund" && totalDeposited + bundleTotal >= tier.minRaise;
+  const laterTime = BigInt(closeTimestamp) + (refundLate ? EXECUTE_WINDOW : 0n) + 1n;
+  const toCall = (c: Call) => ({
+    account: c.from,
+    to: vault,
+    abi: launchVaultAbi,
+    functionName: c.functionName,
+    value: c.value,
+  });
+  let blocks: Awaited<ReturnType<typeof client.simulateBlocks>>;
+  try {
+    blocks = await client.simulateBlocks({
+      ...at,
+      blocks: [
+        { calls: deposits.map(toCall) as never },
+        ...(later.length
+          ? [
+              {
+                blockOverrides: {
+                  time: laterTime > block.timestamp ? laterTime : block.timestamp + 1n,
+                },
+                calls: later.map(toCall) as never,
+              },
+            ]
+          : []),
+      ],
+    });
+  } catch (error) {
+    throw new HttpError("unavailable", {
+      message: `the chain could not simulate the bundle: ${error instanceof BaseError ? error.shortMessage : "RPC error"}`,
+      cause: error,
+    });
+  }
+  const results = blocks.flatMap((b) => b.calls);
+  const all = [...deposits, ...later];
+  const steps = all.map((c, i) => {
+    const r = results[i];
+    const ok = r?.status === "success";
+    return {
+      call: c.call,
+      from: c.from.toLowerCase(),
+      valueWei: c.value.toString(),
+      ok,
+      gas: (r?.gasUsed ?? 0n).toString(),
+      error: ok ? null : errorText(r?.error),
+    };
+  });
+  // Only deposits that would succeed count towards the prediction.
+  const added = new Map<string, bigint>();
+  deposits.forEach((d, i) => {
+    if (steps[i]?.ok) added.set(d.from, (added.get(d.from) ?? 0n) + d.value);
+  });
+  const total = totalDeposited + [...added.values()].reduce((s, x) => s + x, 0n);
+  const forDepositors = TOTAL_SUPPLY - (TOTAL_SUPPLY * BigInt(tier.liquidityBps)) / 10_000n;
+  return {
+    action: p.action,
+    blockNumber: block.number.toString(),
+    ok: steps.every((s) => s.ok),
+    steps,
+    totalGas: steps.reduce((s, x) => s + BigInt(x.gas), 0n).toString(),
+    totalDepositedWei: total.toString(),
+    tokens: existing.map(([a, before]) => {
+      const principal = before + (added.get(a) ?? 0n);
+      return {
+        account: a.toLowerCase(),
+        principalWei: principal.toString(),
+        tokens: total === 0n ? "0" : ((forDepositors * principal) / total).toString(),
+      };
+    }),
+  };
+}
+
+async function findVault(p: PreviewParameters, blockNumber: bigint): Promise<Address> {
+  if (isAddress(p.id)) {
+    const factory = await p.client
+      .readContract({ address: p.id, abi: launchVaultAbi, functionName: "factory", blockNumber })
+      .catch(() => undefined);
+    if (factory?.toLowerCase() !== p.factory.toLowerCase())
+      throw new HttpError("not_found", { message: `${p.id} is not a vault of our factory` });
+    return p.id;
+  }
+  const vault = await p.client.readContract({
+    address: p.factory,
+    abi: launchFactoryAbi,
+    functionName: "vaults",
+    args: [BigInt(p.id)],
+    blockNumber,
+  });
+  if (vault === zeroAddress)
+    throw new HttpError("not_found", { message: `no launch ${p.id} on the factory` });
+  return vault;
+}
+
+function errorText(e: unknown): string {
+  if (!e) return "failed";
+  if (e instanceof BaseError) {
+    const revert = e.walk((x) => x instanceof ContractFunctionRevertedError);
+    if (revert instanceof ContractFunctionRevertedError)
+      return revert.data?.errorName ?? revert.reason ?? revert.shortMessage;
+    return e.shortMessage;
+  }
+  return (e as Error).message ?? "failed";
+}

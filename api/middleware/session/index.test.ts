@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSession, revokeSession } from "../../auth/sessions.ts";
+import type { AppEnv } from "../../env.ts";
+import { renderError } from "../../errors.ts";
+import { startTestDatabase, type TestDatabase } from "../../testing/postgres.ts";
+import { requireSession, siweSession } from "./index.ts";
+
+let db: TestDatabase;
+let app: Hono<AppEnv>;
+beforeAll(async () => {
+  db = await startTestDatabase();
+  app = new Hono<AppEnv>();
+  app.get("/me", requireSession({ sql: db.sql, kind: "siwe" }), (c) =>
+    c.json({ address: siweSession(c).address, principal: c.get("principal") }),
+  );
+  app.onError((e, c) => renderError(c, e));
+}, 60_000);
+afterAll(() => db?.stop());
+
+const me = (cookie?: string) => app.request("/me", { headers: cookie ? { cookie } : {} });
+const address = "0x00000000000000000000000000000000000000aa" as const;
+
+describe("requireSession", () => {
+  it("sets the session and the principal for a live cookie", async () => {
+    const s = await createSession(db.sql, { kind: "siwe", address });
+    const r = await me(`siwe_session=${s.id}`);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ address, principal: { kind: "user", id: address } });
+  });
+
+  it("refuses a missing, unknown, other-kind or ended cookie with 401 not_authenticated", async () => {
+    const patron = await db.sql`insert into app.patrons (x_id, x_handle, display_name)
+      values ('1', 'p', 'P') returning patron_id`;
+    const p = await createSession(db.sql, { kind: "patron", patronId: patron[0]?.patron_id });
+    const ended = await createSession(db.sql, { kind: "siwe", address });
+    const [row] = await db.sql`select id_hash from app.sessions order by created_at desc limit 1`;
+    await revokeSession(db.sql, Buffer.from(row?.id_hash));
+    for (const cookie of [
+      undefined,
+      "siwe_session=unknown",
+      `siwe_session=${p.id}`,
+      `siwe_session=${ended.id}`,
+    ]) {
+      const r = await me(cookie);
+      expect(r.status, cookie).toBe(401);
+      expect(await r.json()).toMatchObject({ error: "not_authenticated" });
+    }
+  });
+});

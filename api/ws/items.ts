@@ -1,0 +1,44 @@
+import { feedItem } from "../../lib/events/feed-item.ts";
+import { dec, decOrNull, isoFromUnix } from "../format.ts";
+import { toLaunch } from "../routes/launches.ts";
+import { toTrade } from "../routes/market.ts";
+import type { Row } from "./view-tail.ts";
+
+// The `data` of each channel's messages, built by the same functions as the REST items so the
+// two can never drift apart.
+
+/** `token.<address>` `trade`: an item of `GET /tokens/{address}/trades`. */
+export const tradeItem = (row: Row) => toTrade(row as Parameters<typeof toTrade>[0]);
+
+/** `factory` `launchCreated`: an item of `GET /v2/launches`. */
+export const launchItem = (row: Row) => toLaunch(row as Parameters<typeof toLaunch>[0]);
+
+/** `launch_event.kind` (as the indexer writes it) -> the message type SPEC.md names. */
+export const LAUNCH_MESSAGE_TYPES: Record<string, string> = {
+  deposited: "deposited",
+  withdrew: "withdrew",
+  closed: "closed",
+  launch_executed: "launchExecuted",
+  distributed: "distributed",
+  claimed: "claimed",
+  refund_enabled: "refundEnabled",
+  refunded: "refunded",
+};
+
+/** `launch.<id>` messages: one vault event. */
+export function launchEventItem(row: Row, launchId: string) {
+  return {
+    launchId,
+    vault: row.vault as string,
+    account: (row.account as string | null) ?? null,
+    amount: decOrNull(row.amount as string | null),
+    totalDeposited: decOrNull(row.total_deposited as string | null),
+    txHash: row.tx_hash as string,
+    logIndex: Number(row.log_index),
+    blockNumber: dec(row.block_number as string),
+    timestamp: isoFromUnix(row.timestamp as string),
+  };
+}
+
+/** `agent.<id>` `event`: exactly an item of `GET /v2/agents/{id}/events`. */
+export const agentEventItem = feedItem;

@@ -1,0 +1,50 @@
+import { Command } from "commander";
+import { failedWebhooks, retryWebhook } from "../../jobs/events/consumer.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { createSql, type Sql } from "../../lib/db/client.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+
+async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = createSql(resolveDatabaseUrl(loadConfig()), { max: 1, appName: "launchpad-cli" });
+  try {
+    await migrate(sql);
+    return await fn(sql);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** `launchpad webhooks failed [--json]` and `launchpad webhooks retry <id>` (operators). */
+export function webhooksCommand(): Command {
+  const webhooks = new Command("webhooks").description("inbound webhook inbox (operators)");
+  webhooks
+    .command("failed")
+    .description("list inbox rows the consumer gave up on (dead letter), newest first")
+    .option("--limit <n>", "rows to show", "100")
+    .option("--json", "print JSON")
+    .action(async (o: { limit: string; json?: boolean }) => {
+      const rows = await withDb((sql) => failedWebhooks(sql, Math.max(1, Number(o.limit) || 100)));
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      if (rows.length === 0) process.stdout.write("no failed webhooks\n");
+      for (const r of rows) {
+        process.stdout.write(
+          `#${r.id} ${r.failedAt.toISOString()} ${r.source} ${r.eventType} ${r.sourceEventId} (${r.attempts} attempts): ${r.lastError ?? ""}\n`,
+        );
+      }
+    });
+  webhooks
+    .command("retry")
+    .description("put a failed inbox row back in the queue (after fixing its cause)")
+    .argument("<id>", "inbox row id, as `webhooks failed` prints it")
+    .action(async (id: string) => {
+      if (!/^\d{1,19}$/.test(id)) throw new Error("<id> must be an inbox row id (digits)");
+      const done = await withDb((sql) => retryWebhook(sql, id));
+      process.stdout.write(done ? `#${id} queued again\n` : `#${id} is not a failed inbox row\n`);
+      if (!done) process.exitCode = 1;
+    });
+  return webhooks;
+}

@@ -1,0 +1,25 @@
+/** Every limit, timeout and interval of the CLI and its supervisor, in one place. */
+
+/** Limits of the supervisor. */
+export const SUPERVISOR_LIMITS = {
+  /** Lines of a dead child's output printed with the failure. */
+  tailLines: 30,
+  /** Time for every role to report ready after it was spawned. */
+  readyTimeoutMs: 120_000,
+  /** Time each child gets to exit after SIGTERM before SIGKILL. */
+  stopTimeoutMs: 15_000,
+  /** A restartable role may restart this many times within the window, then the start fails. */
+  maxRestarts: 3,
+  restartWindowMs: 60_000,
+} as const;
+
+/** Intervals of the indexer and reindex commands. */
+export const CLI_LIMITS = {
+  /** How often the indexer role checks whether a reindex made another deployment live. */
+  livePollMs: 2_000,
+  /** How often `launchpad reindex` prints its progress. */
+  progressEveryMs: 2_000,
+} as const;
+
+/** The agent page waits this long for the signer's policy before saying it is unavailable. */
+export const POLICY_READ_TIMEOUT_MS = 2_000;

@@ -1,0 +1,114 @@
+import type { Sql } from "../../lib/db/client.ts";
+import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
+import { readCheckpoints } from "../../lib/indexer/status.ts";
+import { EVENT_JOB_LIMITS } from "../limits.ts";
+import { CHAIN_SOURCE, type ProjectedAgent, readChainEvents } from "./chain-rows.ts";
+
+export type ProjectResult = {
+  inserted: number;
+  updated: number;
+  deleted: number;
+  head: bigint | null;
+};
+
+/**
+ * One pass of the chain projector: copies what the index holds into `app.agent_events` and
+ * corrects what a reorg changed. Per agent, everything above (its last projected block minus
+ * the reorg window) is read again from the views and compared with the feed's chain rows:
+ * rows the index no longer holds are deleted, changed ones rewritten, new ones inserted, all
+ * in one transaction with the agent's new position. An agent seen for the first time (or
+ * whose token changed) is projected from its whole history. Only the indexer decides what is
+ * on-chain: this pass never reads the chain itself.
+ *
+ * @example
+ * await projectChainEvents(sql, { schema: "onchain" });
+ */
+export async function projectChainEvents(
+  sql: Sql,
+  p: { schema: string; windowBlocks?: number },
+): Promise<ProjectResult> {
+  const checkpoints = await readCheckpoints(sql, p.schema);
+  const chain = checkpoints?.chains[0];
+  if (!checkpoints?.ready || !chain) return { inserted: 0, updated: 0, deleted: 0, head: null };
+  const head = chain.block;
+  const window = BigInt(p.windowBlocks ?? EVENT_JOB_LIMITS.reorgWindowBlocks);
+  return sql.begin(async (raw) => {
+    const tx = raw as unknown as Sql;
+    // One projector at a time (several workers may run it): the others skip this pass.
+    const [lock] = await tx`select pg_try_advisory_xact_lock(7400011) as ok`;
+    if (!lock?.ok) return { inserted: 0, updated: 0, deleted: 0, head };
+    const agents = (
+      await tx<
+        { agent_id: string; token: string; projected_to: string | null; known: string | null }[]
+      >`
+        select a.agent_id, a.token_address as token, p.projected_to::text, p.token_address as known
+        from app.agents a left join app.chain_projection p using (agent_id)
+        where a.token_address is not null`
+    ).map(
+      (a): ProjectedAgent => ({
+        agentId: a.agent_id,
+        token: a.token,
+        fromBlock:
+          a.projected_to === null || a.known !== a.token
+            ? -1n
+            : max(-1n, min(BigInt(a.projected_to), head) - window),
+      }),
+    );
+    const want = await readChainEvents(tx, p.schema, chain.chainId, agents);
+    const have = await tx<{ sid: string; block: string; data: Record<string, unknown> }[]>`
+      select e.source_event_id as sid, e.block_number::text as block, e.data
+      from app.agent_events e
+      join jsonb_to_recordset(${tx.json(agents.map((a) => ({ agent_id: a.agentId, from_block: a.fromBlock.toString() })) as never)})
+        as ag(agent_id text, from_block numeric) on ag.agent_id = e.agent_id
+      where e.source = ${CHAIN_SOURCE} and e.block_number > ag.from_block`;
+    const wantBy = new Map(want.map((e) => [e.sourceEventId, e]));
+    const haveBy = new Map(have.map((h) => [h.sid, h]));
+    const gone = have.filter((h) => !wantBy.has(h.sid)).map((h) => h.sid);
+    const fresh = want.filter((e) => !haveBy.has(e.sourceEventId));
+    const changed = want.filter((e) => {
+      const h = haveBy.get(e.sourceEventId);
+      return h && (h.block !== String(e.blockNumber) || !sameJson(h.data, e.data));
+    });
+    if (gone.length > 0) {
+      await tx`delete from app.agent_events where source = ${CHAIN_SOURCE} and source_event_id = any(${gone})`;
+    }
+    await rewrite(tx, changed);
+    const inserted = await insertAgentEvents({ sql: tx, events: fresh });
+    if (agents.length > 0) {
+      await tx`
+        insert into app.chain_projection (agent_id, token_address, projected_to)
+        select agent_id, token, ${head.toString()}::bigint
+        from jsonb_to_recordset(${tx.json(agents.map((a) => ({ agent_id: a.agentId, token: a.token })) as never)})
+          as x(agent_id text, token text)
+        on conflict (agent_id) do update set token_address = excluded.token_address,
+          projected_to = excluded.projected_to, updated_at = now()`;
+    }
+    return { inserted: inserted.length, updated: changed.length, deleted: gone.length, head };
+  });
+}
+
+/** Rows a reorg moved (same log id, another block or other data): new content, new tx_id. */
+async function rewrite(sql: Sql, rows: NewAgentEvent[]) {
+  for (const e of rows) {
+    await sql`update app.agent_events set data = ${sql.json(e.data as never)},
+      block_number = ${String(e.blockNumber)}, occurred_at = ${e.occurredAt}, tx_id = pg_current_xact_id()
+      where source = ${CHAIN_SOURCE} and source_event_id = ${e.sourceEventId}`;
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") {
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  }
+  return v;
+}
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);

@@ -1,0 +1,153 @@
+import { type Address, encodeFunctionData, keccak256, toHex } from "viem";
+import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
+import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
+import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
+import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { pairAddress } from "../../lib/pair.ts";
+import { LAUNCH_LIMITS } from "../limits.ts";
+import type { SagaContext } from "./context.ts";
+import type { SagaRow } from "./row.ts";
+import { registrationPath, treasuryPlan } from "./steps.ts";
+
+/** One transaction the launch would send, with its estimated gas. */
+export type PreviewTx = {
+  step: "fund" | "treasury" | "identity" | "register" | "create";
+  from: Address;
+  to: Address;
+  valueWei: string;
+  gas: string;
+  /** `estimated` by eth_estimateGas; `budget` where the call needs signed args (the funded gas). */
+  basis: "estimated" | "budget";
+};
+
+export type AgentLaunchPreview = {
+  agentId: string;
+  walletAddress: Address;
+  treasuryAddress: Address;
+  /** Known once the launchpad signed the create args (an earlier attempt); else null. */
+  tokenAddress: Address | null;
+  pairAddress: Address | null;
+  launchFeeWei: string;
+  gasPriceWei: string;
+  transactions: PreviewTx[];
+  totalGas: string;
+  /** BNB the relayer would send: the wallet's funding plus the gas of its own transactions. */
+  relayerSpendWei: string;
+};
+
+const lower = (a: string) => a.toLowerCase() as Address;
+
+/**
+ * What an agent's launch would do, sending nothing: the wallet (the signer's, provisioned
+ * idempotently, the one the saga then uses), the treasury Safe's CREATE2 address, the token
+ * and pair when already known, the launch fee, and every transaction's estimated gas and the
+ * relayer's total spend. No saga row, nonce or balance changes.
+ *
+ * @example
+ * const preview = await previewAgentLaunch(ctx, agentId);
+ */
+export async function previewAgentLaunch(
+  ctx: SagaContext,
+  agentId: string,
+): Promise<AgentLaunchPreview> {
+  const [saga] = await ctx.sql<
+    SagaRow[]
+  >`select * from app.launch_sagas where agent_id = ${agentId}`;
+  const wallet = saga?.wallet_address
+    ? lower(saga.wallet_address)
+    : lower((await ctx.steward.provisionWallet({ agentId })).address);
+  const plan = await treasuryPlan(ctx, {
+    ...(saga ?? {}),
+    agent_id: agentId,
+    wallet_address: wallet,
+  } as SagaRow);
+  const [balance, gasPrice, launchFee, treasuryCode] = await Promise.all([
+    ctx.client.getBalance({ address: wallet }),
+    ctx.client.getGasPrice(),
+    ctx.client.readContract({
+      address: ctx.contracts.tokenManager2,
+      abi: tokenManager2Abi,
+      functionName: "_launchFee",
+    }),
+    ctx.client.getCode({ address: plan.address }),
+  ]);
+  const token = saga?.predicted_token ? lower(saga.predicted_token) : null;
+  const relayer = lower(ctx.relayer.address);
+  const target = launchFee + gasPrice * LAUNCH_LIMITS.fundGasUnits;
+  const fundValue = balance >= target ? 0n : target - balance;
+  const txs: PreviewTx[] = [];
+  const estimate = async (t: Omit<PreviewTx, "gas" | "basis">, data?: `0x${string}`) => {
+    const gas = await ctx.client.estimateGas({
+      account: t.from,
+      to: t.to,
+      data,
+      value: BigInt(t.valueWei),
+    });
+    txs.push({ ...t, gas: gas.toString(), basis: "estimated" });
+    return gas;
+  };
+  if (fundValue > 0n)
+    await estimate({ step: "fund", from: relayer, to: wallet, valueWei: fundValue.toString() });
+  if (!treasuryCode || treasuryCode === "0x") {
+    await estimate(
+      { step: "treasury", from: relayer, to: ctx.contracts.safeProxyFactory, valueWei: "0" },
+      encodeFunctionData({
+        abi: safeProxyFactoryAbi,
+        functionName: "createProxyWithNonce",
+        args: [ctx.contracts.safeL2Singleton, plan.initializer, plan.saltNonce],
+      }),
+    );
+  }
+  const identityGas =
+    saga?.eip8004_token_id == null
+      ? await estimate(
+          { step: "identity", from: wallet, to: ctx.contracts.identityRegistry, valueWei: "0" },
+          encodeFunctionData({
+            abi: identityRegistryDevnetAbi,
+            functionName: "register",
+            args: [
+              `${ctx.apiUrl}${registrationPath(agentId)}`,
+              [{ metadataKey: "treasury", metadataValue: plan.address }],
+            ],
+          }),
+        )
+      : 0n;
+  // Until the launchpad signed the args, a stand-in token of the same shape gives the cost.
+  const sampleToken = token ?? lower(`0x${keccak256(toHex(`preview:${agentId}`)).slice(26)}`);
+  const pairOf = (t: Address) =>
+    pairAddress({
+      factory: ctx.contracts.dexFactory,
+      token: t,
+      wbnb: ctx.contracts.wbnb,
+      initCodeHash: ctx.pairInitCodeHash,
+    });
+  await estimate(
+    { step: "register", from: relayer, to: ctx.contracts.serviceRegistry, valueWei: "0" },
+    encodeFunctionData({
+      abi: serviceRegistryAbi,
+      functionName: "registerToken",
+      args: [sampleToken, pairOf(sampleToken), wallet, plan.address, 1n],
+    }),
+  );
+  txs.push({
+    step: "create",
+    from: wallet,
+    to: ctx.contracts.tokenManager2,
+    valueWei: launchFee.toString(),
+    gas: (LAUNCH_LIMITS.fundGasUnits - identityGas).toString(),
+    basis: "budget",
+  });
+  const relayerGas = txs.filter((t) => t.from === relayer).reduce((s, t) => s + BigInt(t.gas), 0n);
+  return {
+    agentId,
+    walletAddress: wallet,
+    treasuryAddress: plan.address,
+    tokenAddress: token,
+    pairAddress: token ? pairOf(token) : null,
+    launchFeeWei: launchFee.toString(),
+    gasPriceWei: gasPrice.toString(),
+    transactions: txs,
+    totalGas: txs.reduce((s, t) => s + BigInt(t.gas), 0n).toString(),
+    relayerSpendWei: (fundValue + relayerGas * gasPrice).toString(),
+  };
+}

@@ -1,0 +1,100 @@
+/** Every limit and timeout of the shared library (lib/), in one place. */
+
+/** Limits of the database clients, as postgres.js defaults. */
+export const DB_LIMITS = {
+  connectTimeoutSeconds: 10,
+  idleTimeoutSeconds: 30,
+  /** Default pool size per process; roles may ask for more. */
+  maxConnections: 10,
+  /** Statements that run longer are cancelled by the server. */
+  statementTimeoutMs: 30_000,
+} as const;
+
+/** Limits of the launch image check. */
+export const IMAGE_LIMITS = {
+  maxBytes: 5 * 1024 * 1024,
+  connectTimeoutMs: 3_000,
+  headersTimeoutMs: 5_000,
+  bodyTimeoutMs: 10_000,
+} as const;
+
+/** Chain reads of the dashboard (native balances, block times). */
+export const CHAIN_READ_LIMITS = { timeoutMs: 5_000, retries: 1 } as const;
+
+/** The agent dashboard's valuation and NAV snapshots. */
+export const DASHBOARD_LIMITS = {
+  /** NAV points are hourly. */
+  navHourMs: 3_600_000,
+  /** Past hours one run values from history per agent; older gaps are marked missing. */
+  navMaxBackfillHours: 168,
+  /** Agents valued per snapshot run. */
+  navMaxAgentsPerRun: 500,
+  /** Usage-based burn is measured over this many days (the burn is per 30 days). */
+  burnWindowDays: 30,
+  /** Decimals of the runway in days (rounded down: never promise a day the treasury lacks). */
+  runwayPlaces: 2,
+} as const;
+
+/** Inbound webhook signatures (SPEC.md "Other"). */
+export const WEBHOOK_LIMITS = {
+  /** Largest distance between a webhook's `t` and our clock, either way: 5 minutes. */
+  toleranceMs: 5 * 60_000,
+  /** More `v1=` entries than this is not secret rotation but guessing. */
+  maxSignatures: 8,
+} as const;
+
+/** Limits and timing of outbound webhooks (docs/webhooks.md explains them). */
+export const OUTBOUND_LIMITS = {
+  maxSubscriptionsPerAgent: 10,
+  maxFilterValues: 20,
+  /** A receiver must answer 2xx within this long (connect + headers + body). */
+  requestTimeoutMs: 10_000,
+  connectTimeoutMs: 3_000,
+  /** A worker's claim on a delivery: the request timeout plus room to record the answer. */
+  leaseMs: 15_000,
+  /**
+   * When the attempts of one delivery happen, counted from its first attempt: the last one
+   * 24 h after, then the delivery is failed. Standard Webhooks' recommended schedule.
+   */
+  scheduleMs: [
+    0,
+    5_000,
+    5 * 60_000,
+    30 * 60_000,
+    2 * 3_600_000,
+    5 * 3_600_000,
+    10 * 3_600_000,
+    14 * 3_600_000,
+    20 * 3_600_000,
+    24 * 3_600_000,
+  ],
+  /** Each retry moves by up to ±this share of the gap since the previous scheduled attempt. */
+  jitter: 0.1,
+  /** Nothing but failures for this long disables a subscription. */
+  failingWindowMs: 24 * 3_600_000,
+  /** After a rotation the old secret keeps signing beside the new one this long. */
+  rotationOverlapMs: 24 * 3_600_000,
+  /** Requests in flight at once across every subscription of one worker. */
+  globalConcurrency: 64,
+  /** Events read from app.agent_events per fan-out transaction. */
+  fanoutBatch: 500,
+  /** The dispatcher looks for due work at least this often (notifications wake it sooner). */
+  pollMs: 250,
+  /** A chain event is delivered once its block is this deep below the chain head. */
+  chainFinalityDepth: 15n,
+  /** Bytes of a receiver's answer kept in the delivery log. */
+  responseSnippetBytes: 512,
+  /** Held chain events are checked against the head at most this often (an RPC call). */
+  releaseEveryMs: 1_000,
+  /** Held deliveries looked at per release pass. */
+  releaseBatch: 500,
+  /** The chain head read for finality, bounded like every outbound call. */
+  headTimeoutMs: 5_000,
+  /** Rows deleted per pruning statement: short transactions, no long lock on the log. */
+  pruneBatch: 5_000,
+  /** Finished deliveries (and their attempts) are kept this long in the log, then pruned. */
+  retentionDays: 30,
+  /** The pg-boss queue and cron of the pruning job (hourly). */
+  pruneQueue: "outbound-prune",
+  pruneCron: "17 * * * *",
+} as const;

@@ -1,0 +1,15 @@
+/** Every limit and timeout of the external services' clients and stand-ins, in one place. */
+
+/** Retry and timeout defaults of every call to an external service. */
+export const UPSTREAM_LIMITS = {
+  /** Attempts after the first one, for network errors, timeouts, 429 and 5xx only. */
+  retries: 2,
+  /** First backoff; doubles per attempt (200 ms, 400 ms). */
+  backoffMs: 200,
+} as const;
+
+/** Limits of the local stand-ins (they mirror the real services'). */
+export const STAND_IN_LIMITS = {
+  /** Largest image the launchpad API stand-in accepts (four.meme: 5 MB). */
+  launchpadMaxImageBytes: 5 * 1024 * 1024,
+} as const;

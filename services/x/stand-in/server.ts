@@ -1,0 +1,191 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import type { Logger } from "../../../lib/logger.ts";
+import { X_PATHS, type XPost, type XUser } from "../protocol.ts";
+
+export type XStandInParameters = {
+  clientId: string;
+  clientSecret: string;
+  log: Logger;
+  /** The account that consents when the authorize page is auto-consenting (tests). */
+  defaultUser?: XUser;
+  /** A user token of the service's own account (the announcer), as X's portal issues one. */
+  serviceToken?: string;
+};
+
+/** Protocol limits of X's OAuth 2.0 (PROTOCOLS.md): codes live 30 s, access tokens 2 h. */
+const CODE_TTL_MS = 30_000;
+const TOKEN_TTL_S = 7200;
+
+type Grant = {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  method: string;
+  scope: string;
+  user: XUser;
+  expires: number;
+};
+
+const eq = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+const problem = (title: string, detail: string) => ({ title, detail, type: "about:blank" });
+
+/**
+ * A local stand-in of X's OAuth 2.0 (authorization code + PKCE) and the slice of API v2 the
+ * service uses: `/i/oauth2/authorize` (auto-consent: it redirects at once with a code for
+ * the current test user), `/2/oauth2/token`, `/2/users/me`, `POST /2/tweets`. Test-only
+ * controls under `/stand-in/`: the consenting user, posted tweets, failure injection.
+ *
+ * @example
+ * const app = createXStandIn({ clientId, clientSecret, log });
+ */
+export function createXStandIn(p: XStandInParameters) {
+  const app = new Hono();
+  const grants = new Map<string, Grant>();
+  const tokens = new Map<string, { user: XUser; scope: string; expires: number }>();
+  const tweets: (XPost & { authorId: string })[] = [];
+  let user: XUser = p.defaultUser ?? {
+    id: "1500000000000000001",
+    username: "patron_one",
+    name: "Patron One",
+    profile_image_url: "https://pbs.twimg.com/profile_images/1/patron_one.png",
+  };
+  let failTweets = false;
+  if (p.serviceToken) {
+    tokens.set(p.serviceToken, {
+      user: { id: "1500000000000000000", username: "launchpad", name: "Launchpad" },
+      scope: "tweet.read tweet.write users.read",
+      expires: Number.MAX_SAFE_INTEGER,
+    });
+  }
+
+  app.get(X_PATHS.authorize, (c) => {
+    const q = c.req.query();
+    if (q.response_type !== "code" || q.client_id !== p.clientId || !q.redirect_uri || !q.state) {
+      return c.json(
+        problem("Invalid Request", "response_type, client_id, redirect_uri and state are required"),
+        400,
+      );
+    }
+    if (!q.code_challenge || !["S256", "plain"].includes(q.code_challenge_method ?? "")) {
+      return c.json(
+        problem("Invalid Request", "code_challenge and code_challenge_method are required"),
+        400,
+      );
+    }
+    const code = randomBytes(24).toString("base64url");
+    grants.set(code, {
+      clientId: q.client_id,
+      redirectUri: q.redirect_uri,
+      challenge: q.code_challenge,
+      method: q.code_challenge_method as string,
+      scope: q.scope ?? "",
+      user,
+      expires: Date.now() + CODE_TTL_MS,
+    });
+    const to = new URL(q.redirect_uri);
+    to.searchParams.set("state", q.state);
+    to.searchParams.set("code", code);
+    return c.redirect(to.toString(), 302);
+  });
+
+  app.post(X_PATHS.token, async (c) => {
+    const form = await c.req.parseBody();
+    const basic = /^Basic (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
+    const [id, secret] = basic
+      ? Buffer.from(basic, "base64").toString().split(":")
+      : [String(form.client_id ?? ""), undefined];
+    const authed = id === p.clientId && (basic ? eq(secret ?? "", p.clientSecret) : true);
+    if (!authed)
+      return c.json(
+        { error: "unauthorized_client", error_description: "bad client credentials" },
+        401,
+      );
+    if (form.grant_type !== "authorization_code") {
+      return c.json(
+        { error: "unsupported_grant_type", error_description: "only authorization_code" },
+        400,
+      );
+    }
+    const code = String(form.code ?? "");
+    const g = grants.get(code);
+    grants.delete(code);
+    const verifier = String(form.code_verifier ?? "");
+    const expected =
+      g?.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+    if (
+      !g ||
+      g.expires < Date.now() ||
+      g.clientId !== id ||
+      g.redirectUri !== form.redirect_uri ||
+      !eq(expected, g.challenge)
+    ) {
+      return c.json(
+        {
+          error: "invalid_request",
+          error_description: "Value passed for the authorization code was invalid.",
+        },
+        400,
+      );
+    }
+    const accessToken = randomBytes(32).toString("base64url");
+    tokens.set(accessToken, {
+      user: g.user,
+      scope: g.scope,
+      expires: Date.now() + TOKEN_TTL_S * 1000,
+    });
+    return c.json({
+      token_type: "bearer",
+      expires_in: TOKEN_TTL_S,
+      access_token: accessToken,
+      scope: g.scope,
+      ...(g.scope.split(" ").includes("offline.access")
+        ? { refresh_token: randomBytes(32).toString("base64url") }
+        : {}),
+    });
+  });
+
+  const bearer = (h: string | undefined) => {
+    const t = tokens.get(/^Bearer (.+)$/.exec(h ?? "")?.[1] ?? "");
+    return t && t.expires > Date.now() ? t : undefined;
+  };
+
+  app.get(X_PATHS.me, (c) => {
+    const t = bearer(c.req.header("authorization"));
+    if (!t) return c.json(problem("Unauthorized", "Unauthorized"), 401);
+    return c.json({ data: t.user });
+  });
+
+  app.post(X_PATHS.tweets, async (c) => {
+    const t = bearer(c.req.header("authorization"));
+    if (!t) return c.json(problem("Unauthorized", "Unauthorized"), 401);
+    if (failTweets) return c.json(problem("Service Unavailable", "stand-in told to fail"), 503);
+    const body = (await c.req.json().catch(() => ({}))) as { text?: string };
+    if (typeof body.text !== "string" || body.text.length === 0 || body.text.length > 280) {
+      return c.json(problem("Invalid Request", "text must be 1-280 characters"), 400);
+    }
+    const post = {
+      id: String(1_800_000_000_000_000_000n + BigInt(tweets.length)),
+      text: body.text,
+    };
+    tweets.push({ ...post, edit_history_tweet_ids: [post.id], authorId: t.user.id });
+    p.log.info({ id: post.id }, "tweet posted");
+    return c.json({ data: post }, 201);
+  });
+
+  // Test controls: who consents next, what was posted, make posting fail.
+  app.put("/stand-in/user", async (c) => {
+    user = (await c.req.json()) as XUser;
+    return c.json({ ok: true });
+  });
+  app.get("/stand-in/tweets", (c) => c.json({ data: tweets }));
+  app.put("/stand-in/fail-tweets", async (c) => {
+    failTweets = ((await c.req.json()) as { fail: boolean }).fail;
+    return c.json({ ok: true });
+  });
+  return app;
+}
