@@ -98,3 +98,29 @@ export const OUTBOUND_LIMITS = {
   pruneQueue: "outbound-prune",
   pruneCron: "17 * * * *",
 } as const;
+
+/**
+ * Trading policy (issue 20): the platform ceilings of SPEC.md "Limits". A policy above one is
+ * refused by validation, naming the field and the ceiling.
+ */
+export const POLICY_CEILINGS = {
+  maxLeverage: 5,
+  /** USD, decimal string: amounts are exact. */
+  maxPositionUsd: "5000",
+  maxOpenPositions: 10,
+  /** USD per UTC day, decimal string. */
+  dailyOpenBudgetUsd: "10000",
+} as const;
+
+/** Bounds of the policy's other fields (not ceilings of SPEC.md, sizes of the document). */
+export const POLICY_LIMITS = {
+  /** Markets per venue in `assets` or `deny`. */
+  maxAssetsPerVenue: 200,
+  maxApproveAllowlist: 50,
+  /** The loss window: between one minute and 30 days (sample 86400). */
+  minLossWindowSec: 60,
+  maxLossWindowSec: 30 * 86_400,
+  defaultLossWindowSec: 86_400,
+  /** Decimals of USD amounts in a policy. */
+  usdDecimals: 6,
+} as const;
