@@ -63,10 +63,10 @@ describe("the evaluator chain", () => {
 
   it("assets and deny: the deny list wins over *", () => {
     expect(denied(open({ asset: "SOL" }))).toBe("assets:asset_not_allowed");
-    expect(denied(open({ venue: "bsc-dex-v2", asset: "0x" + "ee".repeat(20), leverage: 1 }))).toBe(
+    expect(denied(open({ venue: "bsc-dex-v2", asset: `0x${"ee".repeat(20)}`, leverage: 1 }))).toBe(
       "allowed",
     );
-    expect(denied(open({ venue: "bsc-dex-v2", asset: "0x" + "00".repeat(19) + "dd" }))).toBe(
+    expect(denied(open({ venue: "bsc-dex-v2", asset: `0x${"00".repeat(19)}dd` }))).toBe(
       "assets:asset_denied",
     );
   });
@@ -101,7 +101,7 @@ describe("the evaluator chain", () => {
       { venue: "hyperliquid", asset: "ETH", side: "long" as const, notionalUsd: U("1") },
       {
         venue: "bsc-dex-v2",
-        asset: "0x" + "ee".repeat(20),
+        asset: `0x${"ee".repeat(20)}`,
         side: "long" as const,
         notionalUsd: U("1"),
       },
@@ -148,10 +148,10 @@ describe("the evaluator chain", () => {
   it("approveAllowlist covers approvals and transfers", () => {
     const to = "0x00000000000000000000000000000000000000aa";
     expect(denied({ kind: "approve", to, token: "0x1", amount: "1", summary: {} })).toBe("allowed");
-    expect(denied({ kind: "approve", to: "0x" + "bb".repeat(20), amount: "1", summary: {} })).toBe(
+    expect(denied({ kind: "approve", to: `0x${"bb".repeat(20)}`, amount: "1", summary: {} })).toBe(
       "approveAllowlist:approve_not_allowed",
     );
-    expect(denied({ kind: "transfer", to: "0x" + "bb".repeat(20), amount: "1", summary: {} })).toBe(
+    expect(denied({ kind: "transfer", to: `0x${"bb".repeat(20)}`, amount: "1", summary: {} })).toBe(
       "approveAllowlist:transfer_not_allowed",
     );
   });

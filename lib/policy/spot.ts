@@ -106,7 +106,7 @@ function decodeSwap(value: bigint, data: Hex, ctx: SpotContext): Intent {
   const recipient = String(
     fn.startsWith("swapETH") || fn.startsWith("swapExactETH") ? args[2] : args[3],
   ).toLowerCase();
-  if (!path || path.length !== 2) {
+  if (!Array.isArray(path) || path.length !== 2) {
     return unknown("call_unknown", "only direct BNB pairs are traded (a path of two)");
   }
   if (recipient !== ctx.wallet) {
