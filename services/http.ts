@@ -96,7 +96,7 @@ export async function upstreamJson<T>(r: UpstreamRequest): Promise<T> {
     if (res.status >= 400) {
       throw new UpstreamError(r.service, "rejected", `refused with ${res.status}`, {
         status: res.status,
-        details: text.slice(0, 300),
+        details: text.slice(0, 2000), // a signer denial carries its reason
       });
     }
     try {

@@ -13,3 +13,13 @@ export const STAND_IN_LIMITS = {
   /** Largest image the launchpad API stand-in accepts (four.meme: 5 MB). */
   launchpadMaxImageBytes: 5 * 1024 * 1024,
 } as const;
+
+/** The steward stand-in's own timing (issue 20). */
+export const STEWARD_LIMITS = {
+  /** A webhook to our API must answer within this long, or it is retried from the outbox. */
+  webhookTimeoutMs: 5_000,
+  /** How often undelivered webhooks are sent again. */
+  outboxRetryMs: 2_000,
+  /** Venue reads for a perps decision (meta, positions, marks, fills). */
+  venueTimeoutMs: 5_000,
+} as const;

@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
+import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
 function listen(app: Hono, port: number, variable: string, log: Logger) {
@@ -27,7 +28,9 @@ export function stewardCommand(): Command {
   return new Command("steward")
     .description("run the local stand-in of the steward signer on 127.0.0.1:STEWARD_PORT")
     .action(async () => {
-      const config = loadConfig();
+      // The devnet's addresses as configuration: the signer decodes calls to the DEX router
+      // and lets the launch's calls to the platform's own contracts through.
+      const config = await loadServiceConfig();
       const log = createLogger("steward", config.LOG_LEVEL);
       const s = resolveServices(config);
       const { createStewardApp } = await import("../../services/steward/stand-in/server.ts");
@@ -40,6 +43,12 @@ export function stewardCommand(): Command {
         storePath: join(config.dataDir, "steward", "store.json"),
         masterKey: stewardMasterKey(config),
         log,
+        contracts: {
+          router: config.DEX_ROUTER_ADDRESS,
+          wbnb: config.WBNB_ADDRESS,
+          bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
+          platform: [config.IDENTITY_REGISTRY_ADDRESS, config.TOKEN_MANAGER_ADDRESS],
+        },
       });
       const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
       log.info({ url: s.steward.url }, "steward stand-in listening");

@@ -20,6 +20,8 @@ export const DENY_CODES = [
   "loss_cooldown",
   "approve_not_allowed",
   "transfer_not_allowed",
+  /** Not an evaluator's verdict: the snapshot (positions, prices, PnL) could not be read. */
+  "state_unavailable",
 ] as const;
 export type DenyCode = (typeof DENY_CODES)[number];
 

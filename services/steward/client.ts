@@ -1,10 +1,13 @@
 import { upstreamJson } from "../http.ts";
 import type {
   Policy,
-  PolicyRules,
+  PolicyVersion,
+  ReplacePolicyBody,
   SendTransactionBody,
   SendTransactionResult,
   SignMessageResult,
+  SignPerpsBody,
+  SignPerpsResult,
   Wallet,
 } from "./protocol.ts";
 
@@ -39,10 +42,17 @@ export function createStewardClient(p: StewardClientParameters) {
     /** EIP-191 personal_sign of a UTF-8 message. */
     signMessage: (walletId: string, message: string) =>
       call<SignMessageResult>("POST", `/v1/wallets/${walletId}/sign-message`, { message }),
+    /** The active policy version. */
     getPolicy: (walletId: string) => call<Policy>("GET", `/v1/wallets/${walletId}/policy`),
+    /** Every version, newest first. */
+    listPolicyVersions: (walletId: string) =>
+      call<{ versions: PolicyVersion[] }>("GET", `/v1/wallets/${walletId}/policy/versions`),
     /** Saves a new policy version; signing calls already running keep the version they began with. */
-    replacePolicy: (walletId: string, rules: PolicyRules) =>
-      call<Policy>("PUT", `/v1/wallets/${walletId}/policy`, { rules }),
+    replacePolicy: (walletId: string, body: ReplacePolicyBody) =>
+      call<PolicyVersion>("PUT", `/v1/wallets/${walletId}/policy`, body),
+    /** Runs the policy chain on a perps venue action and returns the signed `/exchange` body. */
+    signPerpsAction: (walletId: string, body: SignPerpsBody) =>
+      call<SignPerpsResult>("POST", `/v1/wallets/${walletId}/perps/sign`, body),
   };
 }
 

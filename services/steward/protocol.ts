@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { PolicyActor, PolicyRulesInput, PolicyVersion } from "../../lib/policy/model.ts";
 
 /** Wire types of the steward signer API (v1), shared by the client and the stand-in. */
 export type Wallet = { walletId: string; agentId: string; address: `0x${string}` };
@@ -11,24 +12,45 @@ export type SendTransactionBody = {
   /** The same key returns the same transaction (it is signed once and re-broadcast). */
   idempotencyKey: string;
 };
-export type SendTransactionResult = { txHash: `0x${string}`; policyId: string };
-export type SignMessageResult = { signature: `0x${string}`; policyId: string };
-export type PolicyRules = {
-  /** Only these destination addresses (lowercase); unset: any. */
-  toAllowlist?: string[];
-  /** Largest `value` per transaction, wei string; unset: any. */
-  maxValueWei?: string;
-  /** approve(spender, …) only to these spenders; unset: any. */
-  approveAllowlist?: string[];
-  /** UTC hours in which signing is allowed; unset: all. */
-  allowedUtcHours?: number[];
+export type SendTransactionResult = {
+  txHash: `0x${string}`;
+  policyId: string;
+  version?: number;
 };
-export type Policy = { policyId: string; version: number; rules: PolicyRules; createdAt: string };
+export type SignMessageResult = { signature: `0x${string}`; policyId: string };
+
+/** The policy document and its versions (lib/policy/model.ts is the schema). */
+export type { PolicyActor, PolicyRulesInput, PolicyVersion };
+/** The active version (kept under its old name for the dashboard). */
+export type Policy = PolicyVersion;
+export type ReplacePolicyBody = { rules: PolicyRulesInput; actor: PolicyActor };
+
+/** A perps venue action to sign (Hyperliquid L1 action, PROTOCOLS.md 1.3-1.4). */
+export type SignPerpsBody = {
+  action: Record<string, unknown>;
+  /** The venue nonce (ms); the signer refuses one it has already signed. */
+  nonce: number;
+};
+/** The `/exchange` body, signed, ready for the venue. */
+export type SignPerpsResult = {
+  exchange: {
+    action: Record<string, unknown>;
+    nonce: number;
+    signature: { r: `0x${string}`; s: `0x${string}`; v: number };
+    vaultAddress: null;
+  };
+  policyId: string;
+  version: number;
+};
+
+/** The 403 body of a refused signing call (`policy_needs_manual`: held for a person). */
 export type PolicyDenied = {
-  error: "policy_denied";
+  error: "policy_denied" | "policy_needs_manual";
   evaluator: string;
+  code: string;
   reason: string;
   policyId: string;
+  version: number;
 };
 
 /** Webhook event the signer posts to `/v2/webhooks/steward/<kind>`. */

@@ -1,77 +1,148 @@
-import { decodeFunctionData, erc20Abi, type Hex } from "viem";
-import type { PolicyRules } from "../protocol.ts";
+import { randomUUID } from "node:crypto";
+import type { Address } from "viem";
+import { evaluate, type Verdict } from "../../../lib/policy/evaluators.ts";
+import type { Intent, PolicyState } from "../../../lib/policy/intent.ts";
+import { type PolicyVersion, unitsToUsd } from "../../../lib/policy/model.ts";
+import type { PolicyDenied } from "../protocol.ts";
+import {
+  type PerpsVenue,
+  type SnapshotParameters,
+  type SpotChain,
+  takeSnapshot,
+} from "./snapshot.ts";
+import type { LedgerEntry } from "./store.ts";
 
-/** What a signing call asks for, as the evaluators see it. */
-export type SigningRequest =
-  | { kind: "transaction"; to: string; value: bigint; data?: Hex; at: Date }
-  | { kind: "message"; message: string; at: Date };
+/** Intents whose verdict depends on positions, budgets or PnL: they need a snapshot. */
+const needsState = (i: Intent) => i.kind === "trade" && i.action === "open";
 
-/** An evaluator returns a reason to refuse, or undefined to pass the call on. */
-export type Evaluator = {
-  name: string;
-  evaluate: (r: SigningRequest, rules: PolicyRules) => string | undefined;
+export type DecideParameters = {
+  /** The version current when the call started: a save during the call does not change it. */
+  policy: PolicyVersion;
+  intent: Intent;
+  now: Date;
+  wallet: Address;
+  ledger: readonly LedgerEntry[];
+  spot?: SpotChain;
+  perps?: PerpsVenue;
+  preread?: Pick<SnapshotParameters, "bnbPrice" | "venue">;
+};
+
+export type Decision = {
+  callId: string;
+  verdict: Verdict;
+  policy: PolicyVersion;
+  intent: Intent;
+  /** The `data` of the policy.applied / policy.denied / policy.needs_manual event. */
+  data: Record<string, unknown>;
+  eventType: "policy.applied" | "policy.denied" | "policy.needs_manual";
+  /** The 403 body when refused. */
+  denial?: PolicyDenied;
 };
 
 /**
- * The evaluator chain, run in this order on every signing call; the first refusal ends it.
- * The full trading-policy set (venues, leverage, budgets) joins this list in a later issue.
- */
-export const EVALUATORS: Evaluator[] = [
-  {
-    name: "allowedUtcHours",
-    evaluate: (r, rules) =>
-      rules.allowedUtcHours && !rules.allowedUtcHours.includes(r.at.getUTCHours())
-        ? `signing is not allowed at ${r.at.getUTCHours()}:00 UTC`
-        : undefined,
-  },
-  {
-    name: "toAllowlist",
-    evaluate: (r, rules) =>
-      r.kind === "transaction" &&
-      rules.toAllowlist &&
-      !rules.toAllowlist.includes(r.to.toLowerCase())
-        ? `destination ${r.to} is not on the allowlist`
-        : undefined,
-  },
-  {
-    name: "maxValueWei",
-    evaluate: (r, rules) =>
-      r.kind === "transaction" &&
-      rules.maxValueWei !== undefined &&
-      r.value > BigInt(rules.maxValueWei)
-        ? `value ${r.value} exceeds ${rules.maxValueWei} wei`
-        : undefined,
-  },
-  {
-    name: "approveAllowlist",
-    evaluate: (r, rules) => {
-      if (r.kind !== "transaction" || !rules.approveAllowlist || !r.data?.startsWith("0x095ea7b3"))
-        return undefined;
-      try {
-        const { args } = decodeFunctionData({ abi: erc20Abi, data: r.data });
-        const spender = String(args?.[0]).toLowerCase();
-        return rules.approveAllowlist.includes(spender)
-          ? undefined
-          : `approve to ${spender} is not allowed`;
-      } catch {
-        return "malformed approve call"; // fail closed
-      }
-    },
-  },
-];
-
-export type EvaluateReturnType = { ok: true } | { ok: false; evaluator: string; reason: string };
-
-/**
- * Runs every evaluator in order against one policy version.
+ * Decides one signing call: a state snapshot when the intent needs one (a source that cannot
+ * be read denies the call: `stateSnapshot` / `state_unavailable`), then the evaluator chain
+ * against the version the call started with.
  *
  * @example
- * const verdict = evaluatePolicy({ kind: "message", message: "hi", at: new Date() }, policy.rules);
+ * const d = await decide({ policy, intent, now, wallet, ledger, spot, perps });
+ * if (d.denial) return c.json(d.denial, 403);
  */
-export function evaluatePolicy(r: SigningRequest, rules: PolicyRules): EvaluateReturnType {
-  for (const e of EVALUATORS) {
-    const reason = e.evaluate(r, rules);
-    if (reason) return { ok: false, evaluator: e.name, reason };
+export async function decide(p: DecideParameters): Promise<Decision> {
+  let verdict: Verdict;
+  const empty: PolicyState = { now: p.now, positions: [], openedTodayUsd: 0n, realized: [] };
+  try {
+    const state = needsState(p.intent)
+      ? await takeSnapshot({
+          now: p.now,
+          wallet: p.wallet,
+          ledger: p.ledger,
+          lossWindowSec: p.policy.rules.lossCooldownWindowSec,
+          spot: p.spot,
+          perps: p.perps,
+          ...p.preread,
+        })
+      : empty;
+    verdict = evaluate(p.intent, p.policy.rules, state);
+  } catch (error) {
+    verdict = {
+      ok: false,
+      evaluator: "stateSnapshot",
+      code: "state_unavailable",
+      reason: `positions or prices could not be read: ${(error as Error).message.split("\n")[0]}`,
+      manual: false,
+    };
   }
-  return { ok: true };
+  return describe(p, verdict);
+}
+
+function describe(p: DecideParameters, verdict: Verdict): Decision {
+  const i = p.intent;
+  const callId = randomUUID();
+  const trade =
+    i.kind === "trade"
+      ? {
+          venue: i.venue,
+          asset: i.asset,
+          side: i.side,
+          action: i.action,
+          notionalUsd: unitsToUsd(i.notionalUsd),
+          leverage: i.leverage,
+        }
+      : i.kind === "leverage"
+        ? { venue: i.venue, asset: i.asset, leverage: i.leverage }
+        : {};
+  const data: Record<string, unknown> = {
+    callId,
+    policyId: p.policy.policyId,
+    version: p.policy.version,
+    kind: i.kind,
+    at: p.now.toISOString(),
+    ...trade,
+    summary: i.summary,
+    ...(verdict.ok
+      ? {}
+      : { evaluator: verdict.evaluator, code: verdict.code, reason: verdict.reason }),
+  };
+  const manual = !verdict.ok && verdict.manual;
+  const eventType = verdict.ok
+    ? "policy.applied"
+    : manual
+      ? "policy.needs_manual"
+      : "policy.denied";
+  return {
+    callId,
+    verdict,
+    policy: p.policy,
+    intent: i,
+    data,
+    eventType,
+    denial: verdict.ok
+      ? undefined
+      : {
+          error: manual ? "policy_needs_manual" : "policy_denied",
+          evaluator: verdict.evaluator,
+          code: verdict.code,
+          reason: verdict.reason,
+          policyId: p.policy.policyId,
+          version: p.policy.version,
+        },
+  };
+}
+
+/** The ledger entry an applied trade leaves (the budget and spot positions count from it). */
+export function ledgerEntry(d: Decision, ref: string): LedgerEntry | undefined {
+  const i = d.intent;
+  if (!d.verdict.ok || i.kind !== "trade") return undefined;
+  return {
+    at: String(d.data.at),
+    venue: i.venue,
+    asset: i.asset,
+    side: i.side,
+    action: i.action,
+    notionalUsd: unitsToUsd(i.notionalUsd),
+    policyId: d.policy.policyId,
+    version: d.policy.version,
+    ref,
+  };
 }

@@ -5,10 +5,15 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { viemChain } from "../../../lib/chain.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { keyedMutex } from "../../../lib/mutex.ts";
-import type { Policy, PolicyRules, SendTransactionBody, StewardWebhook } from "../protocol.ts";
+import type { Intent } from "../../../lib/policy/intent.ts";
+import { decodeBscTransaction } from "../../../lib/policy/spot.ts";
+import { STEWARD_LIMITS } from "../../limits.ts";
+import type { SendTransactionBody, StewardWebhook } from "../protocol.ts";
 import { signWebhook } from "../protocol.ts";
-import { evaluatePolicy, type SigningRequest } from "./policy.ts";
-import { StewardStore } from "./store.ts";
+import { type Decision, decide, ledgerEntry } from "./policy.ts";
+import { registerPolicyRoutes } from "./routes.ts";
+import { bnbUsd, type PerpsVenue, type SpotChain } from "./snapshot.ts";
+import { type Outgoing, StewardStore } from "./store.ts";
 
 export type StewardStandInParameters = {
   rpcUrl: string;
@@ -20,72 +25,87 @@ export type StewardStandInParameters = {
   storePath: string;
   masterKey: Buffer;
   log: Logger;
+  /** The spot DEX, its WBNB, the BNB/USD feed and the platform's own contracts (the launch). */
+  contracts?: { router: Hex; wbnb: Hex; bnbUsdFeed: Hex; platform: Hex[] };
+  /** The perps venue; absent: perps actions are refused (503) and count no positions. */
+  perps?: PerpsVenue;
+  /** The clock of the policy (allowedUtcHours, UTC days); tests inject one. */
+  now?: () => Date;
+  /** Tests only: runs after a call has read its policy version, before it decides. */
+  afterPolicyRead?: (walletId: string) => Promise<void>;
 };
 
 /**
  * The local stand-in of the steward signer: provisions wallets (keys sealed with AES-256-GCM),
- * runs the policy chain before every signature, signs and broadcasts transactions exactly
- * once per idempotency key, and reports policy.applied / policy.denied by signed webhooks.
+ * decodes every signing call into what it does, runs the trading-policy chain against the
+ * version current when the call started, signs and broadcasts transactions exactly once per
+ * idempotency key, signs perps venue actions, and reports each decision as a signed
+ * webhook kept in an outbox until the API acknowledges it. Calls of one wallet run one at a
+ * time from snapshot to signature, so two calls cannot both spend the same budget.
  *
  * @example
  * const app = createStewardApp({ rpcUrl, chainId: 56, apiKey, webhookBaseUrl, webhookSecret, storePath, masterKey, log });
  */
 export function createStewardApp(p: StewardStandInParameters) {
-  const store = new StewardStore(p.storePath, p.masterKey);
+  const store = new StewardStore(p.storePath, p.masterKey, p.log);
   const chain: Chain = viemChain({ id: p.chainId, name: "bsc", rpcUrls: [p.rpcUrl] });
   const client = createPublicClient({ chain, transport: http(p.rpcUrl) }) as PublicClient;
+  const now = p.now ?? (() => new Date());
+  const spot: SpotChain | undefined = p.contracts && {
+    client,
+    router: p.contracts.router,
+    wbnb: p.contracts.wbnb,
+    bnbUsdFeed: p.contracts.bnbUsdFeed,
+  };
   const lock = keyedMutex();
   const app = new Hono();
 
-  // Webhooks are fire and forget: a slow receiver never blocks a signature.
-  const deliver = (
-    kind: "policy" | "sign",
-    e: Omit<StewardWebhook, "sourceEventId" | "occurredAt">,
-  ) => {
-    const body = JSON.stringify({
-      ...e,
-      sourceEventId: randomUUID(),
-      occurredAt: new Date().toISOString(),
-    });
-    fetch(`${p.webhookBaseUrl}/v2/webhooks/steward/${kind}`, {
+  const send = async (o: Outgoing) => {
+    const body = JSON.stringify(o.body);
+    const res = await fetch(`${p.webhookBaseUrl}/v2/webhooks/steward/${o.kind}`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         "x-webhook-signature": signWebhook(p.webhookSecret, body),
       },
       body,
-      signal: AbortSignal.timeout(5_000),
-    }).catch((error: unknown) => p.log.warn({ err: error, kind }, "webhook not delivered"));
-  };
-
-  /** Runs the chain against the policy version current when the call started. */
-  const check = (walletId: string, agentId: string, r: SigningRequest) => {
-    const policy = store.policy(walletId) as Policy;
-    const verdict = evaluatePolicy(r, policy.rules);
-    const data = {
-      policyId: policy.policyId,
-      version: policy.version,
-      kind: r.kind,
-      ...(r.kind === "transaction" ? { to: r.to, value: r.value.toString() } : {}),
-      ...(verdict.ok ? {} : { evaluator: verdict.evaluator, reason: verdict.reason }),
-    };
-    deliver("policy", {
-      eventType: verdict.ok ? "policy.applied" : "policy.denied",
-      agentId,
-      walletId,
-      data,
+      signal: AbortSignal.timeout(STEWARD_LIMITS.webhookTimeoutMs),
     });
-    // The 403 body both signing routes answer with when an evaluator refuses.
-    const denial = verdict.ok
-      ? undefined
-      : {
-          error: "policy_denied",
-          evaluator: verdict.evaluator,
-          reason: verdict.reason,
-          policyId: policy.policyId,
-        };
-    return { policy, denial };
+    await res.body?.cancel();
+    // 4xx other than 429 will never succeed: drop it rather than block the outbox.
+    if (res.ok || (res.status >= 400 && res.status < 500 && res.status !== 429)) {
+      if (!res.ok) p.log.warn({ status: res.status, kind: o.kind }, "webhook refused, dropped");
+      store.delivered(o.body.sourceEventId);
+    }
   };
+  // Stored first, sent after: a slow or down receiver never blocks a signature, and a crash
+  // or a failed delivery is retried from the outbox (same sourceEventId: stored once).
+  const deliver = (o: Outgoing) =>
+    send(o).catch((error: unknown) => p.log.warn({ err: error }, "webhook not delivered yet"));
+  const retry = setInterval(() => {
+    for (const o of store.outbox()) void deliver(o);
+  }, STEWARD_LIMITS.outboxRetryMs);
+  retry.unref();
+
+  const webhook = (
+    kind: "policy" | "sign",
+    w: { walletId: string; agentId: string },
+    eventType: string,
+    data: Record<string, unknown>,
+    sourceEventId: string = randomUUID(),
+  ): Outgoing => {
+    const body: StewardWebhook = {
+      sourceEventId,
+      eventType,
+      occurredAt: now().toISOString(),
+      agentId: w.agentId,
+      walletId: w.walletId,
+      data,
+    };
+    return { kind, body };
+  };
+  const decisionHook = (w: { walletId: string; agentId: string }, d: Decision) =>
+    webhook("policy", w, d.eventType, d.data, `policy:${d.callId}`);
 
   app.get("/health", (c) => c.json({ ok: true, service: "steward-stand-in" }));
   app.use("/v1/*", async (c, next) => {
@@ -98,7 +118,7 @@ export function createStewardApp(p: StewardStandInParameters) {
   });
 
   app.post("/v1/wallets", async (c) => {
-    const { agentId } = await c.req.json<{ agentId?: string }>();
+    const { agentId } = await c.req.json<{ agentId?: string }>().catch(() => ({ agentId: "" }));
     if (!agentId || typeof agentId !== "string") return c.json({ error: "agentId required" }, 400);
     return lock(`agent:${agentId}`, async () => {
       const existing = store.walletOfAgent(agentId);
@@ -107,10 +127,7 @@ export function createStewardApp(p: StewardStandInParameters) {
       const key = generatePrivateKey();
       const address = privateKeyToAccount(key).address.toLowerCase() as Hex;
       const walletId = randomUUID();
-      store.addWallet(
-        { walletId, agentId, address, key: store.seal(key) },
-        { policyId: randomUUID(), version: 1, rules: {}, createdAt: new Date().toISOString() },
-      );
+      store.addWallet({ walletId, agentId, address, key: store.seal(key, walletId) });
       p.log.info({ walletId, agentId, address }, "wallet provisioned");
       return c.json({ walletId, agentId, address }, 201);
     });
@@ -125,28 +142,71 @@ export function createStewardApp(p: StewardStandInParameters) {
   app.post("/v1/wallets/:id/transactions", async (c) => {
     const w = store.wallet(c.req.param("id"));
     if (!w) return c.json({ error: "not_found" }, 404);
-    const body = await c.req.json<SendTransactionBody>();
-    if (!body.idempotencyKey || !/^0x[0-9a-fA-F]{40}$/.test(body.to ?? "")) {
-      return c.json({ error: "to and idempotencyKey required" }, 400);
+    const body = await c.req.json<SendTransactionBody>().catch(() => ({}) as SendTransactionBody);
+    if (
+      typeof body.idempotencyKey !== "string" ||
+      !body.idempotencyKey ||
+      !/^0x[0-9a-fA-F]{40}$/.test(body.to ?? "") ||
+      (body.value !== undefined && !/^\d{1,78}$/.test(body.value)) ||
+      (body.data !== undefined && !/^0x([0-9a-fA-F]{2})*$/.test(body.data))
+    ) {
+      return c.json({ error: "to, idempotencyKey, value (wei) or data (hex) malformed" }, 400);
     }
     const key = `${w.walletId}:${body.idempotencyKey}`;
+    // The version current when the call started decides it, whatever is saved meanwhile.
+    const policy = store.policy(w.walletId);
+    if (!policy) return c.json({ error: "not_found" }, 404);
+    await p.afterPolicyRead?.(w.walletId);
     return lock(`wallet:${w.walletId}`, async () => {
       const known = store.tx(key);
       if (known) {
         // Signed once: re-broadcast (a no-op if it is already in the pool or mined).
         await client.sendRawTransaction({ serializedTransaction: known.raw }).catch(() => {});
-        return c.json({ txHash: known.hash, policyId: store.policy(w.walletId)?.policyId });
+        return c.json({ txHash: known.hash, policyId: policy.policyId });
       }
       const value = BigInt(body.value ?? "0");
-      const { policy, denial } = check(w.walletId, w.agentId, {
-        kind: "transaction",
-        to: body.to,
-        value,
-        data: body.data,
-        at: new Date(),
+      const at = now();
+      let intent: Intent;
+      let bnbPrice: Awaited<ReturnType<typeof bnbUsd>> | undefined;
+      try {
+        const toRouter = spot && body.to.toLowerCase() === spot.router;
+        bnbPrice = toRouter && spot ? await bnbUsd(spot) : { answer: 0n, decimals: 8 };
+        intent = decodeBscTransaction(
+          { to: body.to, value, data: body.data },
+          {
+            wallet: w.address,
+            router: spot?.router ?? "",
+            wbnb: spot?.wbnb ?? "",
+            platform: p.contracts?.platform ?? [],
+            bnbUsd: bnbPrice,
+          },
+        );
+      } catch (error) {
+        intent = {
+          kind: "unknown",
+          manual: false,
+          code: "state_unavailable",
+          reason: `the BNB price could not be read: ${(error as Error).message.split("\n")[0]}`,
+          summary: { to: body.to.toLowerCase() },
+        };
+      }
+      const d = await decide({
+        policy,
+        intent,
+        now: at,
+        wallet: w.address,
+        ledger: store.ledger(w.walletId),
+        spot,
+        perps: p.perps,
+        preread: { bnbPrice },
       });
-      if (denial) return c.json(denial, 403);
-      const account = privateKeyToAccount(store.unseal(w.key));
+      if (d.denial) {
+        const hook = decisionHook(w, d);
+        store.record(w.walletId, { webhook: hook });
+        void deliver(hook);
+        return c.json(d.denial, 403);
+      }
+      const account = privateKeyToAccount(store.unseal(w));
       const [nonce, gasPrice] = await Promise.all([
         client.getTransactionCount({ address: account.address, blockTag: "pending" }),
         client.getGasPrice(),
@@ -180,52 +240,55 @@ export function createStewardApp(p: StewardStandInParameters) {
         gasPrice,
       });
       const hash = keccak256(raw);
-      store.addTx(key, { hash, raw }); // before broadcasting: a crash now re-broadcasts, never re-signs
-      await client.sendRawTransaction({ serializedTransaction: raw });
-      deliver("sign", {
-        eventType: "transaction.sent",
-        agentId: w.agentId,
-        walletId: w.walletId,
-        data: { txHash: hash },
+      const hook = decisionHook(w, { ...d, data: { ...d.data, txHash: hash } });
+      // One write before broadcasting: a crash now re-broadcasts, never re-signs, and the
+      // budget and the event are kept with the signature.
+      store.record(w.walletId, {
+        tx: [key, { hash, raw }],
+        entry: ledgerEntry(d, hash),
+        webhook: hook,
       });
-      return c.json({ txHash: hash, policyId: policy.policyId });
+      void deliver(hook);
+      await client.sendRawTransaction({ serializedTransaction: raw });
+      const sent = webhook("sign", w, "transaction.sent", { txHash: hash, to: body.to });
+      store.record(w.walletId, { webhook: sent });
+      void deliver(sent);
+      return c.json({ txHash: hash, policyId: policy.policyId, version: policy.version });
     });
   });
 
   app.post("/v1/wallets/:id/sign-message", async (c) => {
     const w = store.wallet(c.req.param("id"));
     if (!w) return c.json({ error: "not_found" }, 404);
-    const { message } = await c.req.json<{ message?: string }>();
+    const { message } = await c.req.json<{ message?: string }>().catch(() => ({ message: 0 }));
     if (typeof message !== "string") return c.json({ error: "message required" }, 400);
-    const { policy, denial } = check(w.walletId, w.agentId, {
-      kind: "message",
-      message,
-      at: new Date(),
+    const policy = store.policy(w.walletId);
+    if (!policy) return c.json({ error: "not_found" }, 404);
+    const d = await decide({
+      policy,
+      intent: { kind: "message", summary: { length: String(message.length) } },
+      now: now(),
+      wallet: w.address,
+      ledger: [],
     });
-    if (denial) return c.json(denial, 403);
-    const signature = await privateKeyToAccount(store.unseal(w.key)).signMessage({ message });
+    const hook = decisionHook(w, d);
+    store.record(w.walletId, { webhook: hook });
+    void deliver(hook);
+    if (d.denial) return c.json(d.denial, 403);
+    const signature = await privateKeyToAccount(store.unseal(w)).signMessage({ message });
     return c.json({ signature, policyId: policy.policyId });
   });
 
-  app.get("/v1/wallets/:id/policy", (c) => {
-    const policy = store.policy(c.req.param("id"));
-    return policy ? c.json(policy) : c.json({ error: "not_found" }, 404);
-  });
-
-  app.put("/v1/wallets/:id/policy", async (c) => {
-    const id = c.req.param("id");
-    const current = store.policy(id);
-    if (!current) return c.json({ error: "not_found" }, 404);
-    const { rules } = await c.req.json<{ rules?: PolicyRules }>();
-    if (!rules || typeof rules !== "object") return c.json({ error: "rules required" }, 400);
-    const next: Policy = {
-      policyId: randomUUID(),
-      version: current.version + 1,
-      rules,
-      createdAt: new Date().toISOString(),
-    };
-    store.addPolicy(id, next);
-    return c.json(next);
+  registerPolicyRoutes(app, {
+    store,
+    lock,
+    now,
+    perps: p.perps,
+    afterPolicyRead: p.afterPolicyRead,
+    onDecision: (w, d, extra) => {
+      const hook = decisionHook(w, { ...d, data: { ...d.data, ...extra } });
+      return { hook, deliver: () => void deliver(hook) };
+    },
   });
 
   app.onError((error, c) => {

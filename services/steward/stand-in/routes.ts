@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import type { Hono } from "hono";
+import { privateKeyToAccount } from "viem/accounts";
+import { z } from "zod";
+import type { Intent } from "../../../lib/policy/intent.ts";
+import { PolicyRules, type PolicyVersion } from "../../../lib/policy/model.ts";
+import { decodePerpsAction, type PerpsAction } from "../../../lib/policy/perps.ts";
+import { type Decision, decide, ledgerEntry } from "./policy.ts";
+import { type PerpsVenue, venueState } from "./snapshot.ts";
+import type { Outgoing, StewardStore } from "./store.ts";
+
+const Actor = z.strictObject({
+  kind: z.enum(["agent", "operator"]),
+  id: z.string().min(1).max(200),
+});
+const PerpsBody = z.strictObject({
+  action: z.looseObject({ type: z.string().max(50) }),
+  nonce: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+export type PolicyRoutesDeps = {
+  store: StewardStore;
+  lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+  now: () => Date;
+  perps?: PerpsVenue;
+  afterPolicyRead?: (walletId: string) => Promise<void>;
+  onDecision: (
+    w: { walletId: string; agentId: string },
+    d: Decision,
+    extra?: Record<string, unknown>,
+  ) => { hook: Outgoing; deliver: () => void };
+};
+
+const issues = (e: z.ZodError) =>
+  e.issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+
+/**
+ * The signer's policy endpoints (read, versions, save: each save a new immutable version that
+ * becomes the active one, with who saved it) and perps action signing.
+ *
+ * @example
+ * registerPolicyRoutes(app, { store, lock, now, perps, onDecision });
+ */
+export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
+  app.get("/v1/wallets/:id/policy", (c) => {
+    const policy = d.store.policy(c.req.param("id"));
+    return policy ? c.json(policy) : c.json({ error: "not_found" }, 404);
+  });
+
+  app.get("/v1/wallets/:id/policy/versions", (c) => {
+    const versions = d.store.versions(c.req.param("id"));
+    return versions
+      ? c.json({ versions: [...versions].reverse() })
+      : c.json({ error: "not_found" }, 404);
+  });
+
+  app.put("/v1/wallets/:id/policy", async (c) => {
+    const id = c.req.param("id");
+    const current = d.store.policy(id);
+    if (!current) return c.json({ error: "not_found" }, 404);
+    const body = await c.req.json<{ rules?: unknown; actor?: unknown }>().catch(() => undefined);
+    const rules = PolicyRules.safeParse(body?.rules);
+    const actor = Actor.safeParse(body?.actor);
+    if (!rules.success || !actor.success) {
+      return c.json(
+        {
+          error: "invalid_policy",
+          issues: [
+            ...(rules.success
+              ? []
+              : issues(rules.error).map((i) => ({ ...i, path: `rules.${i.path}` }))),
+            ...(actor.success
+              ? []
+              : issues(actor.error).map((i) => ({ ...i, path: `actor.${i.path}` }))),
+          ],
+        },
+        400,
+      );
+    }
+    // No await between reading the current version and appending: versions never collide.
+    const versions = d.store.versions(id) ?? [];
+    const next: PolicyVersion = {
+      policyId: randomUUID(),
+      version: (versions.at(-1)?.version ?? 0) + 1,
+      rules: rules.data,
+      createdAt: d.now().toISOString(),
+      createdBy: actor.data,
+    };
+    d.store.addPolicy(id, next);
+    return c.json(next);
+  });
+
+  app.post("/v1/wallets/:id/perps/sign", async (c) => {
+    const w = d.store.wallet(c.req.param("id"));
+    if (!w) return c.json({ error: "not_found" }, 404);
+    const perps = d.perps;
+    if (!perps) return c.json({ error: "perps_venue_not_configured" }, 503);
+    const body = PerpsBody.safeParse(await c.req.json().catch(() => undefined));
+    if (!body.success) return c.json({ error: "invalid_action", issues: issues(body.error) }, 400);
+    const policy = d.store.policy(w.walletId);
+    if (!policy) return c.json({ error: "not_found" }, 404);
+    await d.afterPolicyRead?.(w.walletId);
+    return d.lock(`wallet:${w.walletId}`, async () => {
+      if (d.store.nonceUsed(w.walletId, body.data.nonce)) {
+        return c.json({ error: "nonce_used", reason: "this nonce was signed already" }, 409);
+      }
+      const at = d.now();
+      let intent: Intent;
+      let venue: Awaited<ReturnType<typeof venueState>> | undefined;
+      try {
+        const [meta, state] = await Promise.all([perps.meta(), venueState(perps, w.address)]);
+        venue = state;
+        intent = decodePerpsAction(body.data.action as PerpsAction, {
+          universe: meta.universe,
+          marks: state.marks,
+          positions: state.positions,
+          leverage: d.store.leverage(w.walletId),
+        });
+      } catch (error) {
+        intent = {
+          kind: "unknown",
+          manual: false,
+          code: "state_unavailable",
+          reason: `the venue could not be read: ${(error as Error).message.split("\n")[0]}`,
+          summary: { type: body.data.action.type },
+        };
+      }
+      const decision = await decide({
+        policy,
+        intent,
+        now: at,
+        wallet: w.address,
+        ledger: d.store.ledger(w.walletId),
+        perps,
+        preread: { venue },
+      });
+      if (decision.denial) {
+        const { hook, deliver } = d.onDecision(w, decision);
+        d.store.record(w.walletId, { webhook: hook, nonce: body.data.nonce });
+        deliver();
+        return c.json(decision.denial, 403);
+      }
+      const account = privateKeyToAccount(d.store.unseal(w));
+      const exchange = await perps.sign(account, body.data.action, body.data.nonce);
+      const { hook, deliver } = d.onDecision(w, decision, { nonce: body.data.nonce });
+      d.store.record(w.walletId, {
+        entry: ledgerEntry(decision, `nonce:${body.data.nonce}`),
+        leverage: intent.kind === "leverage" ? [intent.asset, intent.leverage] : undefined,
+        nonce: body.data.nonce,
+        webhook: hook,
+      });
+      deliver();
+      return c.json({ exchange, policyId: policy.policyId, version: policy.version });
+    });
+  });
+}
