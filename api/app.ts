@@ -24,6 +24,8 @@ import { registerHolders } from "./routes/holders.ts";
 import { type HeadBlockReader, registerIndexer } from "./routes/indexer.ts";
 import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
+import { type OrderRouteDeps, registerOrders } from "./routes/orders.ts";
+import { type PolicySigner, registerPolicy } from "./routes/policy.ts";
 import { registerTokens } from "./routes/tokens.ts";
 import { registerUdf } from "./routes/udf.ts";
 import {
@@ -53,6 +55,12 @@ export type CreateAppParameters = {
   /** The agent event feed (issue 11): inbound webhook secrets (unset: no webhook routes) and
    * the operator token that unlocks internal events. */
   events?: { webhookSecrets?: WebhookSecrets; adminToken?: string };
+  /** Trading policies and agent orders through the signer (issue 20). */
+  policy?: {
+    steward?: PolicySigner & NonNullable<OrderRouteDeps["steward"]>;
+    spot?: OrderRouteDeps["spot"];
+    perps?: OrderRouteDeps["perps"];
+  };
 };
 
 /**
@@ -131,6 +139,9 @@ export function createApp(p: CreateAppParameters) {
     features: p.dashboard,
   });
   registerAgents(app, { ...deps, detail: dashboard.detail });
+  // Trading policy and orders (issue 20): the signer holds the policy and judges every order.
+  registerPolicy(app, { sql: p.sql, adminToken: p.launch?.adminToken, steward: p.policy?.steward });
+  registerOrders(app, { sql: p.sql, adminToken: p.launch?.adminToken, ...p.policy });
   registerTokens(app, deps);
   registerMarket(app, deps);
   registerChart(app, deps);

@@ -24,6 +24,9 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_error: 502,
   unavailable: 503,
+  // The signer refused (or held for a person) a signing call under the agent's policy.
+  policy_denied: 403,
+  policy_needs_manual: 403,
   INVALID_REQUEST: 400,
   AGENT_AUTH_MISSING: 401,
   AGENT_AUTH_INVALID: 401,
@@ -138,6 +141,8 @@ export type ErrorBody = {
   error: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  /** A finer reason inside the code (a policy denial's code, e.g. leverage_above_max). */
+  code?: string;
   requestId?: string;
 };
 
@@ -168,6 +173,7 @@ export function renderError(c: Context, error: unknown, envelope: Envelope = "co
   }
   const body: ErrorBody = { ok: false, error: e.code, message: e.message };
   if (e.details) body.details = e.details;
+  if (e.reason && e.code.startsWith("policy_")) body.code = e.reason;
   const requestId = c.get("requestId");
   if (requestId) body.requestId = requestId;
   return c.json(body, e.status);

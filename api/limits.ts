@@ -123,3 +123,13 @@ export const WS_LIMITS = {
   /** Time a closing socket gets for the close handshake before it is cut. */
   closeGraceMs: 2_000,
 } as const;
+
+/** Agent orders through the signer (issue 20). */
+export const ORDER_LIMITS = {
+  /** A spot swap's router deadline, from when the order is built. */
+  swapDeadlineSeconds: 120,
+  /** Waiting for an approval to be mined before the swap that needs it. */
+  receiptTimeoutMs: 30_000,
+  /** A perps market order is an IOC limit this far through the mark (the SDKs' 5 %). */
+  perpsSlippage: 0.05,
+} as const;

@@ -13,6 +13,9 @@ export const ErrorEnvelope = z
     error: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]),
     message: z.string(),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    code: z.string().optional().openapi({
+      description: "A finer reason inside `error`: a policy denial's code (docs/policies.md)",
+    }),
     requestId: z.string().optional(),
   })
   .openapi("Error");

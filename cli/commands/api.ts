@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { createPublicClient, http, type PublicClient } from "viem";
 import { createApp } from "../../api/app.ts";
 import { launchFeaturesFromConfig } from "../../api/launch/register.ts";
 import { startServer } from "../../api/server.ts";
@@ -42,6 +43,7 @@ export function apiCommand(): Command {
         webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
         sessions: sessionFeaturesFromConfig(config, sql, log),
         events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
+        policy: policyFeatures(config),
       });
       const server = await startServer({
         app,
@@ -70,6 +72,26 @@ export function apiCommand(): Command {
         await sql.end({ timeout: 5 });
       });
     });
+}
+
+/** The signer and the chain for policy reads, saves and agent orders (issue 20). */
+function policyFeatures(config: Config) {
+  const { steward } = resolveServices(config);
+  const rpc = config.rpcUrls[0];
+  return {
+    steward: createStewardClient({
+      url: steward.url,
+      apiKey: steward.apiKey,
+      timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    }),
+    spot: rpc
+      ? {
+          client: createPublicClient({ transport: http(rpc) }) as PublicClient,
+          router: config.DEX_ROUTER_ADDRESS,
+          wbnb: config.WBNB_ADDRESS,
+        }
+      : undefined,
+  };
 }
 
 /** The dashboard's policy snapshot from the steward signer: null for a wallet without one. */

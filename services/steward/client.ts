@@ -50,9 +50,16 @@ export function createStewardClient(p: StewardClientParameters) {
     /** Saves a new policy version; signing calls already running keep the version they began with. */
     replacePolicy: (walletId: string, body: ReplacePolicyBody) =>
       call<PolicyVersion>("PUT", `/v1/wallets/${walletId}/policy`, body),
-    /** Runs the policy chain on a perps venue action and returns the signed `/exchange` body. */
-    signPerpsAction: (walletId: string, body: SignPerpsBody) =>
-      call<SignPerpsResult>("POST", `/v1/wallets/${walletId}/perps/sign`, body),
+    /**
+     * Runs the policy chain on a venue action (the perps venue's L1 action) and returns the
+     * signed `/exchange` body; an action for a venue the signer does not know is refused.
+     */
+    signVenueAction: (walletId: string, venue: string, body: SignPerpsBody) =>
+      call<SignPerpsResult>(
+        "POST",
+        `/v1/wallets/${walletId}/venues/${encodeURIComponent(venue)}/sign`,
+        body,
+      ),
   };
 }
 

@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import type { Intent } from "../../../lib/policy/intent.ts";
-import { PolicyRules, type PolicyVersion } from "../../../lib/policy/model.ts";
+import { PERPS_VENUE, PolicyRules, type PolicyVersion } from "../../../lib/policy/model.ts";
 import { decodePerpsAction, type PerpsAction } from "../../../lib/policy/perps.ts";
 import { type Decision, decide, ledgerEntry } from "./policy.ts";
 import { type PerpsVenue, venueState } from "./snapshot.ts";
@@ -30,6 +30,23 @@ export type PolicyRoutesDeps = {
     extra?: Record<string, unknown>,
   ) => { hook: Outgoing; deliver: () => void };
 };
+
+class UnknownVenue extends Error {}
+
+/** An order on a venue the signer does not know, as the venue evaluator will see it. */
+function unknownVenueOrder(venue: string, action: Record<string, unknown>): Intent {
+  const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 50) : "?");
+  return {
+    kind: "trade",
+    venue: venue.slice(0, 50),
+    asset: text(action.asset),
+    side: action.side === "short" ? "short" : "long",
+    action: "open",
+    notionalUsd: 0n,
+    leverage: 1,
+    summary: { venue: venue.slice(0, 50), type: text(action.type), asset: text(action.asset) },
+  };
+}
 
 const issues = (e: z.ZodError) =>
   e.issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
@@ -90,11 +107,14 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
     return c.json(next);
   });
 
-  app.post("/v1/wallets/:id/perps/sign", async (c) => {
+  app.post("/v1/wallets/:id/venues/:venue/sign", async (c) => {
     const w = d.store.wallet(c.req.param("id"));
     if (!w) return c.json({ error: "not_found" }, 404);
-    const perps = d.perps;
-    if (!perps) return c.json({ error: "perps_venue_not_configured" }, 503);
+    const venueName = c.req.param("venue");
+    const perps = venueName === PERPS_VENUE ? d.perps : undefined;
+    if (venueName === PERPS_VENUE && !perps) {
+      return c.json({ error: "perps_venue_not_configured" }, 503);
+    }
     const body = PerpsBody.safeParse(await c.req.json().catch(() => undefined));
     if (!body.success) return c.json({ error: "invalid_action", issues: issues(body.error) }, 400);
     const policy = d.store.policy(w.walletId);
@@ -108,6 +128,8 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
       let intent: Intent;
       let venue: Awaited<ReturnType<typeof venueState>> | undefined;
       try {
+        // A venue the signer does not know: an order there is judged (and refused) as one.
+        if (!perps) throw new UnknownVenue();
         const [meta, state] = await Promise.all([perps.meta(), venueState(perps, w.address)]);
         venue = state;
         intent = decodePerpsAction(body.data.action as PerpsAction, {
@@ -117,13 +139,16 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
           leverage: d.store.leverage(w.walletId),
         });
       } catch (error) {
-        intent = {
-          kind: "unknown",
-          manual: false,
-          code: "state_unavailable",
-          reason: `the venue could not be read: ${(error as Error).message.split("\n")[0]}`,
-          summary: { type: body.data.action.type },
-        };
+        intent =
+          error instanceof UnknownVenue
+            ? unknownVenueOrder(venueName, body.data.action)
+            : {
+                kind: "unknown",
+                manual: false,
+                code: "state_unavailable",
+                reason: `the venue could not be read: ${(error as Error).message.split("\n")[0]}`,
+                summary: { type: body.data.action.type },
+              };
       }
       const decision = await decide({
         policy,
@@ -140,6 +165,7 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
         deliver();
         return c.json(decision.denial, 403);
       }
+      if (!perps) throw new Error("unreachable: an unknown venue is always refused");
       const account = privateKeyToAccount(d.store.unseal(w));
       const exchange = await perps.sign(account, body.data.action, body.data.nonce);
       const { hook, deliver } = d.onDecision(w, decision, { nonce: body.data.nonce });
