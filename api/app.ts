@@ -140,8 +140,9 @@ export function createApp(p: CreateAppParameters) {
   });
   registerAgents(app, { ...deps, detail: dashboard.detail });
   // Trading policy and orders (issue 20): the signer holds the policy and judges every order.
-  registerPolicy(app, { sql: p.sql, adminToken: p.launch?.adminToken, steward: p.policy?.steward });
-  registerOrders(app, { sql: p.sql, adminToken: p.launch?.adminToken, ...p.policy });
+  const operatorToken = p.launch?.adminToken ?? p.events?.adminToken;
+  registerPolicy(app, { sql: p.sql, adminToken: operatorToken, steward: p.policy?.steward });
+  registerOrders(app, { sql: p.sql, adminToken: operatorToken, ...p.policy });
   registerTokens(app, deps);
   registerMarket(app, deps);
   registerChart(app, deps);

@@ -5,6 +5,7 @@ import { apiCommand } from "./commands/api.ts";
 import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { policiesCommand } from "./commands/policies.ts";
 import { reindexCommand } from "./commands/reindex.ts";
 import { launchpadApiCommand, stewardCommand, xCommand } from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
@@ -24,6 +25,7 @@ const program = new Command("launchpad")
   .addCommand(keysCommand())
   .addCommand(mcpCommand())
   .addCommand(webhooksCommand())
+  .addCommand(policiesCommand())
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
   .addCommand(xCommand());

@@ -76,3 +76,14 @@ export const EVENT_JOB_LIMITS = {
   /** Blocks below the index head that the projector re-checks on every pass (reorg window). */
   reorgWindowBlocks: 256,
 } as const;
+
+/** The trading-policy auditor (issue 20): a pg-boss schedule every six hours. */
+export const POLICY_AUDIT = {
+  queue: "policy-audit",
+  cron: "0 */6 * * *",
+  /** The first run (no earlier run) audits this far back. */
+  periodMs: 6 * 3_600_000,
+  pollSeconds: 30,
+  /** A run lasting longer is given up and tried again at the next tick. */
+  expireSeconds: 1_800,
+} as const;

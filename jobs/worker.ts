@@ -8,6 +8,8 @@ import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 import { startNavWorker } from "./nav/worker.ts";
 import { startOutboundWorker } from "./outbound/worker.ts";
+import { policyAuditSources } from "./policy/sources.ts";
+import { startPolicyAuditWorker } from "./policy/worker.ts";
 
 /** Test mode only: `LAUNCHPAD_TEST_KILL_POINTS=inbox-batch:<n>` kills the worker in its nth batch. */
 function killInBatch(config: Config | undefined): number | undefined {
@@ -25,7 +27,7 @@ export type StartWorkerParameters = {
   jobs?: readonly WorkerJob[];
 };
 
-export const WORKER_JOBS = ["events", "launch", "nav"] as const;
+export const WORKER_JOBS = ["events", "launch", "nav", "policy"] as const;
 export type WorkerJob = (typeof WORKER_JOBS)[number];
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
@@ -66,6 +68,15 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     p.config && rpcUrl && jobs.includes("nav")
       ? await startNavWorker({ boss, sql, log: p.log, viewsSchema: p.config.VIEWS_SCHEMA, rpcUrl })
       : undefined;
+  const stopPolicy =
+    p.config && jobs.includes("policy")
+      ? await startPolicyAuditWorker({
+          boss,
+          sql,
+          log: p.log,
+          sources: policyAuditSources(p.config),
+        })
+      : undefined;
   const stopOutbound = p.config
     ? await startOutboundWorker({ boss, sql, config: p.config, log: p.log })
     : undefined;
@@ -73,6 +84,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     boss,
     stop: async () => {
       await stopOutbound?.();
+      await stopPolicy?.();
       await stopNav?.();
       await stopLaunch?.();
       await stopEvents?.();

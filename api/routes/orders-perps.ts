@@ -81,7 +81,8 @@ export async function buildPerpsOrder(p: {
     });
     leverageTx = await p.perps.exchange(signed.exchange as never);
     const err = venueError(leverageTx);
-    if (err) throw new HttpError("upstream_error", { message: `the venue refused the leverage: ${err}` });
+    if (err)
+      throw new HttpError("upstream_error", { message: `the venue refused the leverage: ${err}` });
   }
   const mark = Number(mids[o.asset]);
   const isBuy = o.side === "long";
@@ -92,13 +93,16 @@ export async function buildPerpsOrder(p: {
     // Key order is part of the signed hash: a, b, p, s, r, t as the venue defines them.
     action: {
       type: "order",
-      orders: [{ a: index, b: isBuy, p: px, s: o.size, r: o.reduceOnly, t: { limit: { tif: "Ioc" } } }],
+      orders: [
+        { a: index, b: isBuy, p: px, s: o.size, r: o.reduceOnly, t: { limit: { tif: "Ioc" } } },
+      ],
       grouping: "na",
     },
     nonce: nextNonce(),
   });
   const venue = await p.perps.exchange(signed.exchange as never);
   const err = venueError(venue);
-  if (err) throw new HttpError("upstream_error", { message: `the venue refused the order: ${err}` });
+  if (err)
+    throw new HttpError("upstream_error", { message: `the venue refused the order: ${err}` });
   return { policyId: signed.policyId, version: signed.version, venueResponse: venue, leverageTx };
 }

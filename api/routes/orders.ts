@@ -28,7 +28,10 @@ export const SpotOrder = z
     token: Address20,
     /** buy: BNB wei to spend; sell: token units to sell. */
     amount: Wei,
-    minAmountOut: z.string().regex(/^[0-9]{1,78}$/).default("0"),
+    minAmountOut: z
+      .string()
+      .regex(/^[0-9]{1,78}$/)
+      .default("0"),
   })
   .openapi("SpotOrder");
 export const VenueOrder = z
@@ -131,7 +134,9 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
     responses: {
       200: jsonResponse(
         "Signed and sent",
-        okEnvelope(z.object({ venue: z.string(), policyId: z.string(), version: z.number() }).loose()),
+        okEnvelope(
+          z.object({ venue: z.string(), policyId: z.string(), version: z.number() }).loose(),
+        ),
       ),
       400: jsonResponse("validation_failed", ErrorEnvelope),
       401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
@@ -140,7 +145,10 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
         ErrorEnvelope,
       ),
       404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
-      503: jsonResponse("The signer or the venue is unavailable; nothing was signed", ErrorEnvelope),
+      503: jsonResponse(
+        "The signer or the venue is unavailable; nothing was signed",
+        ErrorEnvelope,
+      ),
     },
   });
 }

@@ -2,14 +2,22 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
 import { findAgentByToken } from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
+import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
 import { UpstreamError } from "../../services/http.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import type { PolicyDenied } from "../../services/steward/protocol.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
+import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
-import { AddressInput, COMMON_ERRORS, ErrorEnvelope, jsonResponse, okEnvelope } from "../schemas.ts";
+import {
+  AddressInput,
+  COMMON_ERRORS,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../schemas.ts";
 
 /** The signer calls the policy routes need (the steward client, or a test's). */
 export type PolicySigner = Pick<
@@ -100,7 +108,10 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       tags: ["policy"],
       summary: "The agent's active trading policy (the signer's snapshot)",
       request: { params },
-      responses: { 200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)), ...errors },
+      responses: {
+        200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)),
+        ...errors,
+      },
     },
     async (c) => {
       const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
@@ -177,9 +188,33 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     responses: {
       200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
       ...errors,
-      400: jsonResponse("validation_failed: a field is invalid or above its ceiling", ErrorEnvelope),
+      400: jsonResponse(
+        "validation_failed: a field is invalid or above its ceiling",
+        ErrorEnvelope,
+      ),
       401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
       403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
     },
   });
+
+  // The anomaly panel (operators): what the six-hourly auditor found, newest first.
+  app.get("/v2/admin/anomalies", async (c) => {
+    if (!d.adminToken) {
+      throw new HttpError("not_found", {
+        message: "the operator API is off (ADMIN_TOKEN is not set)",
+      });
+    }
+    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
+      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
+    }
+    const q = AnomalyQuery.safeParse(c.req.query());
+    if (!q.success) throw invalidInput("validation_failed", q.error.issues);
+    const items = await listAnomalies(d.sql, q.data);
+    return c.json({ ok: true as const, data: { items } }, 200);
+  });
 }
+
+const AnomalyQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  agentId: z.string().min(1).max(200).optional(),
+});

@@ -1,0 +1,23 @@
+import type { Config } from "../../lib/config.ts";
+import { resolveServices } from "../../lib/services.ts";
+import { createStewardClient } from "../../services/steward/client.ts";
+import type { AuditSources } from "./auditor.ts";
+
+/**
+ * The auditor's sources from the configuration: the signer's policy versions (the
+ * authoritative copy) and, when a perps venue is configured, its positions.
+ *
+ * @example
+ * const sources = policyAuditSources(config);
+ */
+export function policyAuditSources(config: Config): AuditSources {
+  const { steward } = resolveServices(config);
+  const client = createStewardClient({
+    url: steward.url,
+    apiKey: steward.apiKey,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+  });
+  return {
+    versions: async (walletId) => (await client.listPolicyVersions(walletId)).versions,
+  };
+}
