@@ -8,6 +8,7 @@ import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 import { startNavWorker } from "./nav/worker.ts";
 import { startOutboundWorker } from "./outbound/worker.ts";
+import { startPollersWorker } from "./pollers/worker.ts";
 
 /** Test mode only: `LAUNCHPAD_TEST_KILL_POINTS=inbox-batch:<n>` kills the worker in its nth batch. */
 function killInBatch(config: Config | undefined): number | undefined {
@@ -25,7 +26,7 @@ export type StartWorkerParameters = {
   jobs?: readonly WorkerJob[];
 };
 
-export const WORKER_JOBS = ["events", "launch", "nav"] as const;
+export const WORKER_JOBS = ["events", "launch", "nav", "pollers"] as const;
 export type WorkerJob = (typeof WORKER_JOBS)[number];
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
@@ -66,6 +67,10 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     p.config && rpcUrl && jobs.includes("nav")
       ? await startNavWorker({ boss, sql, log: p.log, viewsSchema: p.config.VIEWS_SCHEMA, rpcUrl })
       : undefined;
+  const stopPollers =
+    p.config && jobs.includes("pollers")
+      ? await startPollersWorker({ boss, sql, config: p.config, log: p.log })
+      : undefined;
   const stopOutbound = p.config
     ? await startOutboundWorker({ boss, sql, config: p.config, log: p.log })
     : undefined;
@@ -73,6 +78,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     boss,
     stop: async () => {
       await stopOutbound?.();
+      await stopPollers?.();
       await stopNav?.();
       await stopLaunch?.();
       await stopEvents?.();
