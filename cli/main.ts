@@ -7,7 +7,12 @@ import { indexerCommand } from "./commands/indexer.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { policiesCommand } from "./commands/policies.ts";
 import { reindexCommand } from "./commands/reindex.ts";
-import { launchpadApiCommand, stewardCommand, xCommand } from "./commands/stand-ins.ts";
+import {
+  hyperliquidCommand,
+  launchpadApiCommand,
+  stewardCommand,
+  xCommand,
+} from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
 import { workerCommand } from "./commands/worker.ts";
@@ -28,7 +33,8 @@ const program = new Command("launchpad")
   .addCommand(policiesCommand())
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
-  .addCommand(xCommand());
+  .addCommand(xCommand())
+  .addCommand(hyperliquidCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -20,6 +20,7 @@ const ROLES = [
   { role: "steward", restartable: true },
   { role: "launchpad-api", restartable: true },
   { role: "x", restartable: true },
+  { role: "hyperliquid", restartable: true },
   { role: "indexer", restartable: true },
   { role: "worker", restartable: true },
   { role: "api", restartable: false },
@@ -33,6 +34,8 @@ function activeRoles(config: Config): Role[] {
     if (role === "steward") return !config.STEWARD_URL;
     if (role === "launchpad-api") return !config.LAUNCHPAD_API_URL && config.devnet;
     if (role === "x") return !config.X_OAUTH_URL && config.LAUNCHPAD_ENV !== "production";
+    if (role === "hyperliquid")
+      return !config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production";
     return true;
   });
 }
@@ -74,6 +77,8 @@ export async function runSupervisor(config: Config): Promise<void> {
     if (!config.STEWARD_URL) await checkPort("STEWARD_PORT", "127.0.0.1", config.STEWARD_PORT);
     if (!config.LAUNCHPAD_API_URL && config.devnet)
       await checkPort("LAUNCHPAD_API_PORT", "127.0.0.1", config.LAUNCHPAD_API_PORT);
+    if (!config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production")
+      await checkPort("HYPERLIQUID_PORT", "127.0.0.1", config.HYPERLIQUID_PORT);
     if (config.devnet) {
       // An anvil left by a supervisor killed with SIGKILL still holds the devnet port.
       await killStale(join(config.dataDir, "run", "anvil.pid"), "anvil");
@@ -213,6 +218,11 @@ function banner(config: Config, databaseUrl: string): string {
       "Launchpad",
       config.LAUNCHPAD_API_URL ??
         `http://127.0.0.1:${config.LAUNCHPAD_API_PORT} (local four.meme-compatible stand-in)`,
+    ],
+    [
+      "Perps",
+      config.HYPERLIQUID_API_URL ??
+        `http://127.0.0.1:${config.HYPERLIQUID_PORT} (local Hyperliquid stand-in)`,
     ],
     ["Data dir", config.dataDir],
   ];

@@ -77,6 +77,49 @@ export const EVENT_JOB_LIMITS = {
   reorgWindowBlocks: 256,
 } as const;
 
+/**
+ * The off-chain pollers (docs/pollers.md): one pg-boss job per agent per tick, each with its
+ * own queue. `everyMs` is the tick; a test configuration may scale it (POLL_TIME_SCALE).
+ */
+export const POLLER_LIMITS = {
+  /** Poll jobs one worker runs at once, per poller. */
+  concurrency: 4,
+  /** Perps venue (Hyperliquid info API), source `hl-listener`. */
+  perps: {
+    queue: "poll-perps",
+    everyMs: 10_000,
+    /** A poll still running after this is given up (a killed worker's job too). */
+    expireSeconds: 60,
+    /** Each poll asks again for this much history before its cursor: a fill the venue
+     * reports late is still seen, and dedup by `tid` keeps it single. */
+    overlapMs: 5 * 60_000,
+    /** A new account's first poll reaches back this far. */
+    lookbackMs: 7 * 86_400_000,
+    /** Pages of a time-range query per poll (2000 fills / 500 ledger rows each). */
+    maxPages: 5,
+  },
+  /** Safe Transaction Service, source `safe-poller`. */
+  safe: {
+    queue: "poll-safe",
+    everyMs: 30_000,
+    expireSeconds: 120,
+    /** `limit` of each multisig-transactions page, and pages per poll. */
+    pageSize: 100,
+    maxPages: 5,
+  },
+  /** X API v2, source `social-poller`. */
+  social: {
+    queue: "poll-social",
+    everyMs: 5 * 60_000,
+    expireSeconds: 120,
+    /** `max_results` of a user-tweets page (X: 5..100), and pages per poll. */
+    maxResults: 100,
+    maxPages: 3,
+    /** Without a reset header, a 429 waits this long. */
+    defaultBackoffMs: 15 * 60_000,
+  },
+} as const;
+
 /** The trading-policy auditor (issue 20): a pg-boss schedule every six hours. */
 export const POLICY_AUDIT = {
   queue: "policy-audit",

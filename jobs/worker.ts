@@ -10,6 +10,7 @@ import { startNavWorker } from "./nav/worker.ts";
 import { startOutboundWorker } from "./outbound/worker.ts";
 import { policyAuditSources } from "./policy/sources.ts";
 import { startPolicyAuditWorker } from "./policy/worker.ts";
+import { startPollersWorker } from "./pollers/worker.ts";
 
 /** Test mode only: `LAUNCHPAD_TEST_KILL_POINTS=inbox-batch:<n>` kills the worker in its nth batch. */
 function killInBatch(config: Config | undefined): number | undefined {
@@ -27,7 +28,7 @@ export type StartWorkerParameters = {
   jobs?: readonly WorkerJob[];
 };
 
-export const WORKER_JOBS = ["events", "launch", "nav", "policy"] as const;
+export const WORKER_JOBS = ["events", "launch", "nav", "pollers", "policy"] as const;
 export type WorkerJob = (typeof WORKER_JOBS)[number];
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
@@ -68,6 +69,10 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     p.config && rpcUrl && jobs.includes("nav")
       ? await startNavWorker({ boss, sql, log: p.log, viewsSchema: p.config.VIEWS_SCHEMA, rpcUrl })
       : undefined;
+  const stopPollers =
+    p.config && jobs.includes("pollers")
+      ? await startPollersWorker({ boss, sql, config: p.config, log: p.log })
+      : undefined;
   const stopPolicy =
     p.config && jobs.includes("policy")
       ? await startPolicyAuditWorker({
@@ -85,6 +90,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     stop: async () => {
       await stopOutbound?.();
       await stopPolicy?.();
+      await stopPollers?.();
       await stopNav?.();
       await stopLaunch?.();
       await stopEvents?.();

@@ -153,6 +153,18 @@ const schema = z.object({
   X_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   X_PORT: port.default(3013),
   X_POST_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
+  // Off-chain pollers and the second chain (issue 19, docs/pollers.md). An unset URL means the
+  // local stand-in on its port (never in production, where the URL is required to poll at all).
+  HYPERLIQUID_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HYPERLIQUID_PORT: port.default(3014),
+  SAFE_TX_SERVICE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SAFE_TX_SERVICE_PORT: port.default(3015),
+  X_BEARER_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
+  ARBITRUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ARBITRUM_USDC_ADDRESS: address.optional(),
+  ARBITRUM_DEVNET_PORT: port.default(8546),
+  // Test mode only: multiplies every poll interval (0.1 = ten times as often).
+  POLL_TIME_SCALE: z.coerce.number().positive().max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
   LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
 });

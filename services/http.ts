@@ -3,7 +3,7 @@ import { FormData, fetch } from "undici";
 import { LaunchpadError } from "../lib/errors.ts";
 import { UPSTREAM_LIMITS } from "./limits.ts";
 
-export type UpstreamService = "steward" | "launchpad" | "x";
+export type UpstreamService = "steward" | "launchpad" | "x" | "hyperliquid" | "safe-tx-service";
 
 /**
  * A failed call to an external service. `kind` says what the caller can do about it:

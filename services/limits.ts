@@ -12,6 +12,17 @@ export const UPSTREAM_LIMITS = {
 export const STAND_IN_LIMITS = {
   /** Largest image the launchpad API stand-in accepts (four.meme: 5 MB). */
   launchpadMaxImageBytes: 5 * 1024 * 1024,
+  /** The perps venue stand-in's marks take a random-walk step this often, of up to ±stepBps. */
+  hyperliquidWalkEveryMs: 1_000,
+  hyperliquidWalkStepBps: 10,
+} as const;
+
+/** The perps venue (Hyperliquid) client: one timeout per request kind. */
+export const HYPERLIQUID_LIMITS = {
+  /** `POST /info` reads: small answers; a slow one is retried next poll. */
+  infoTimeoutMs: 5_000,
+  /** `POST /exchange`: no retries (an order is not idempotent), a longer wait. */
+  exchangeTimeoutMs: 10_000,
 } as const;
 
 /** The steward stand-in's own timing (issue 20). */

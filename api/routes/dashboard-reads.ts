@@ -53,7 +53,7 @@ const holdingsRoute = route(
   "/holdings",
   "Per-asset balances with USD value, by source and aggregated",
   Holdings,
-  "BNB and the service tokens of the treasury Safe (`agentSafe`) and the steward wallet (`hot`) as of the indexed head block, valued with the indexed BNB/USD feed and each token's spot price. Every figure is an exact decimal string. `hyperliquid` is `not_connected` until the perps poller lands.",
+  "BNB and the service tokens of the treasury Safe (`agentSafe`) and the steward wallet (`hot`) as of the indexed head block, valued with the indexed BNB/USD feed and each token's spot price. Every figure is an exact decimal string. `hyperliquid` is the registered perps account's value (USDC) as of the perps poller's last read: `not_connected` without a perps wallet, `unavailable` before its first poll.",
 );
 const NAV_INTERVALS = ["1h", "1d"] as const;
 const NAV_RANGES = ["7d", "30d", "all"] as const;

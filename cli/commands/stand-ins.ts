@@ -115,3 +115,40 @@ export function xCommand(): Command {
       onShutdown(log, server.close);
     });
 }
+
+/** `launchpad hyperliquid`: the local stand-in of the perps venue (local mode only). */
+export function hyperliquidCommand(): Command {
+  return new Command("hyperliquid")
+    .description(
+      "run the local stand-in of the perps venue (Hyperliquid /info, /exchange) on 127.0.0.1:HYPERLIQUID_PORT",
+    )
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("hyperliquid", config.LOG_LEVEL);
+      const { resolveHyperliquid } = await import("../../services/hyperliquid/config.ts");
+      const hl = resolveHyperliquid(config);
+      if (!hl?.local)
+        throw new ConfigError("HYPERLIQUID_API_URL", "is set: the real venue is used, no stand-in");
+      const { STAND_IN_LIMITS } = await import("../../services/limits.ts");
+      const { startHyperliquidStandIn } = await import(
+        "../../services/hyperliquid/stand-in/start.ts"
+      );
+      const server = await startHyperliquidStandIn({
+        log,
+        port: config.HYPERLIQUID_PORT,
+        statePath: join(config.dataDir, "hyperliquid", "state.json"),
+        walkEveryMs: STAND_IN_LIMITS.hyperliquidWalkEveryMs,
+        walkStepBps: STAND_IN_LIMITS.hyperliquidWalkStepBps,
+      }).catch((error: unknown) => {
+        if (isAddressInUse(error))
+          throw new ConfigError(
+            "HYPERLIQUID_PORT",
+            `127.0.0.1:${config.HYPERLIQUID_PORT} is already in use`,
+          );
+        throw error;
+      });
+      log.info({ url: hl.apiUrl }, "perps venue stand-in listening");
+      reportReady();
+      onShutdown(log, server.stop);
+    });
+}

@@ -5,8 +5,7 @@ import { type Dec, mul, parseDec, sum, toDecString, units, ZERO } from "./decima
 /**
  * Holdings by source. A source is one place an agent keeps value: its treasury Safe, its hot
  * (steward) wallet, its perps venue account. Each reports its assets as of a block or a time;
- * `aggregated` sums them per asset. The perps source answers `not_connected` until the
- * pollers issue fills its cache; Arbitrum USDC in transit will be a further source beside it.
+ * `aggregated` sums them per asset. The perps source reads the perps poller's cache.
  */
 export const SOURCE_KEYS = ["agentSafe", "hot", "hyperliquid"] as const;
 export type SourceKey = (typeof SOURCE_KEYS)[number];
@@ -173,17 +172,62 @@ export async function bscWalletHoldings(
   };
 }
 
-/** The perps venue account: not polled yet (pollers issue); zero and `not_connected`. */
-export function perpsHoldings(address: string | null): SourceHoldings & { total: Dec } {
-  return {
-    status: "not_connected",
+/**
+ * The perps venue account as the perps poller last read it (docs/pollers.md): its account
+ * value in USDC, as of the poll. A past point takes the last poll of its hour or before.
+ * `not_connected`: no perps wallet registered; `unavailable`: not polled yet.
+ *
+ * @example
+ * const perps = await perpsHoldings(ctx, "0xabc…");
+ */
+export async function perpsHoldings(
+  c: ValuationContext,
+  address: string | null,
+): Promise<SourceHoldings & { total: Dec }> {
+  const none = (status: "not_connected" | "unavailable", reason: string) => ({
+    status,
     address,
-    chain: "hyperliquid",
+    chain: "hyperliquid" as const,
     asOf: { block: null, time: null },
     assets: [],
     totalUsd: "0",
     total: ZERO,
-    reason: "the perps venue poller is not built yet; account value and USDC read as zero",
+    reason,
+  });
+  if (!address) return none("not_connected", "no perps wallet registered");
+  const at = new Date(c.at.time * 1000);
+  const [row] = c.at.historic
+    ? await c.sql<{ value: string; at: Date }[]>`
+        select account_value::text as value, hour as at from app.perps_account_hours
+        where address = ${address.toLowerCase()} and hour <= ${at}
+        order by hour desc limit 1`
+    : await c.sql<{ value: string; at: Date }[]>`
+        select account_value::text as value, venue_time as at from app.perps_accounts
+        where address = ${address.toLowerCase()}`;
+  if (!row) return none("unavailable", "the perps poller has not read this account yet");
+  // Account value is USDC on the venue: 6 decimals, $1 each. A negative value counts as zero.
+  const value = parseDec(row.value);
+  const total = value.v < 0n ? ZERO : value;
+  const amount = (total.v * 10n ** 6n) / 10n ** BigInt(total.s);
+  return {
+    status: "ok",
+    address,
+    chain: "hyperliquid",
+    asOf: { block: null, time: row.at.toISOString() },
+    assets: [
+      {
+        asset: "USDC",
+        chain: "hyperliquid",
+        token: null,
+        decimals: 6,
+        amount: amount.toString(),
+        priceUsd: "1",
+        valueUsd: toDecString(total),
+        priceSource: "stable",
+      },
+    ],
+    totalUsd: toDecString(total),
+    total,
   };
 }
 

@@ -85,7 +85,7 @@ export async function valueAgent(p: {
       ? bscWalletHoldings(ctx, p.wallets.hot)
       : emptyBsc(null),
   ]);
-  const hyperliquid = perpsHoldings(p.wallets.perps);
+  const hyperliquid = await perpsHoldings(ctx, p.wallets.perps);
   const all = aggregate([agentSafe, hot, hyperliquid]);
   const strip = <T extends { total: unknown }>({ total: _, ...s }: T) => s;
   return {

@@ -121,19 +121,34 @@ export const CHAIN_TYPES = {
 } as const satisfies Record<string, EventCategory>;
 export type ChainEventType = keyof typeof CHAIN_TYPES;
 
+/** Types the off-chain pollers write (docs/pollers.md), with their category. */
+export const POLLER_TYPES = {
+  "trade.liquidated": "trading",
+  "perps.deposit": "treasury",
+  "perps.withdraw": "treasury",
+  "perps.deposit.sent": "treasury",
+  "safe.tx.proposed": "treasury",
+  "safe.tx.confirmed": "treasury",
+} as const satisfies Record<string, EventCategory>;
+
 /** The feed category of a type: known types have theirs, others `fallback` or `system`. */
 export function categoryOf(eventType: string, fallback?: EventCategory): EventCategory {
   const known = (WEBHOOK_TYPES as Record<string, { category: EventCategory }>)[eventType];
   return (
     known?.category ??
     (CHAIN_TYPES as Record<string, EventCategory>)[eventType] ??
+    (POLLER_TYPES as Record<string, EventCategory>)[eventType] ??
     fallback ??
     "system"
   );
 }
 
 /** Every type the catalog knows, for the OpenAPI enum and the renderer's coverage test. */
-export const KNOWN_TYPES = [...Object.keys(WEBHOOK_TYPES), ...Object.keys(CHAIN_TYPES)];
+export const KNOWN_TYPES = [
+  ...Object.keys(WEBHOOK_TYPES),
+  ...Object.keys(CHAIN_TYPES),
+  ...Object.keys(POLLER_TYPES),
+];
 
 /** Webhook sources: each path's stored `source` and the types it accepts (SPEC.md). */
 export const WEBHOOK_SOURCES = {

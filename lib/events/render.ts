@@ -54,10 +54,27 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
   "tweet.posted": (d) => `Posted: ${s(d.text).slice(0, 140)}`,
   "bridge.completed": (d) =>
     `Bridged ${s(d.amount)} ${s(d.asset)} from ${s(d.fromChain)} to ${s(d.toChain)}`,
-  "trade.open": (d) => `Opened a position on ${s(d.market)}`,
-  "trade.close": (d) => `Closed a position on ${s(d.market)}`,
-  "trade.fill": (d) => `Order filled on ${s(d.market)}`,
+  "trade.open": (d) =>
+    d.size
+      ? `Opened a ${s(d.side)} of ${s(d.size)} ${s(d.market)} at ${s(d.price)}`
+      : `Opened a position on ${s(d.market)}`,
+  "trade.close": (d) =>
+    d.realizedPnl !== undefined
+      ? `Closed a ${s(d.side)} on ${s(d.market)} at ${s(d.price)}, realized ${usd(d.realizedPnl)}`
+      : `Closed a position on ${s(d.market)}`,
+  "trade.fill": (d) =>
+    d.size
+      ? `Filled: ${s(d.side)} ${s(d.size)} ${s(d.market)} at ${s(d.price)}`
+      : `Order filled on ${s(d.market)}`,
   "trade.liquidation": (d) => `Position liquidated on ${s(d.market)}`,
+  "trade.liquidated": (d) =>
+    `Perps account liquidated (${s(d.market)}), account value ${usd(d.accountValue)}`,
+  "perps.deposit": (d) => `Deposited ${usd(d.usdc)} USDC to the perps account`,
+  "perps.withdraw": (d) => `Withdrew ${usd(d.usdc)} USDC from the perps account`,
+  "perps.deposit.sent": (d) => `Sent ${s(d.amount)} USDC on Arbitrum to the perps bridge`,
+  "safe.tx.proposed": (d) =>
+    `Safe transaction ${short(d.safeTxHash)} proposed (nonce ${s(d.nonce)})`,
+  "safe.tx.confirmed": (d) => `${short(d.owner)} confirmed Safe transaction ${short(d.safeTxHash)}`,
   "trade.buy": (d) =>
     `${short(d.account)} bought ${units(d.tokenAmount)} tokens for ${units(d.bnbAmount)} BNB on the ${s(d.venue)}`,
   "trade.sell": (d) =>

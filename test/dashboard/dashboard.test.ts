@@ -306,10 +306,10 @@ describe("writes and the agent page", () => {
       ["perps", "hyperliquid", perps],
     ]);
     const h = await api("GET", "/v2/agents/{tokenAddress}/holdings", `${path}/holdings`);
-    expect(h.body.data.sources.hyperliquid).toMatchObject({
-      address: perps,
-      status: "not_connected",
-    });
+    // The perps poller reads the registered account from the venue stand-in (empty: $0); before
+    // its first poll the source says it is unavailable. docs/pollers.md; tested in test/pollers.
+    expect(h.body.data.sources.hyperliquid).toMatchObject({ address: perps, totalUsd: "0" });
+    expect(["ok", "unavailable"]).toContain(h.body.data.sources.hyperliquid.status);
     const w = await api("GET", "/v2/agents/{tokenAddress}/wallets", `${path}/wallets`);
     const [agentW, treasuryW, perpsW] = w.body.data.items;
     const block = BigInt(w.body.data.asOf.block);

@@ -49,6 +49,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     STEWARD_PORT: String(await freePort()),
     LAUNCHPAD_API_PORT: String(await freePort()),
     X_PORT: String(await freePort()),
+    HYPERLIQUID_PORT: String(await freePort()),
   };
 }
 

@@ -1,0 +1,147 @@
+import type { NewAgentEvent } from "../../lib/events/store.ts";
+import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
+
+/** Source of every event the perps poller writes (SPEC.md "Events"). */
+export const PERPS_SOURCE = "hl-listener";
+
+const side = (szi: number) => (szi > 0 ? "long" : "short");
+
+/**
+ * The feed events of venue fills: one `trade.fill` per fill (id: the venue's `tid`), plus
+ * `trade.open` when the fill opens a position from flat (or flips it) and `trade.close` with
+ * the fill's realized PnL when it takes the position to flat (or flips it). Fills of one order
+ * share the venue's `hash`, which is their correlation id. Ids depend only on the venue's
+ * ids, so a fill seen twice (overlapping polls) is stored once.
+ *
+ * @example
+ * const events = fillEvents(agentId, account, fills);
+ */
+export function fillEvents(
+  agentId: string,
+  account: string,
+  fills: readonly Fill[],
+): NewAgentEvent[] {
+  const out: NewAgentEvent[] = [];
+  for (const f of fills) {
+    const start = Number(f.startPosition);
+    const signed = (f.side === "B" ? 1 : -1) * Number(f.sz);
+    const end = Number((start + signed).toFixed(10));
+    const base = {
+      agentId,
+      category: "trading" as const,
+      source: PERPS_SOURCE,
+      occurredAt: new Date(f.time),
+      correlationId: `hl:${f.hash}`,
+    };
+    const common = {
+      venue: "hyperliquid",
+      account,
+      market: f.coin,
+      price: f.px,
+      tid: f.tid,
+      oid: f.oid,
+      hash: f.hash,
+    };
+    out.push({
+      ...base,
+      eventType: "trade.fill",
+      sourceEventId: `fill:${f.tid}`,
+      data: {
+        ...common,
+        side: f.side === "B" ? "buy" : "sell",
+        size: f.sz,
+        dir: f.dir,
+        fee: f.fee,
+        feeToken: f.feeToken,
+        closedPnl: f.closedPnl,
+        startPosition: f.startPosition,
+        crossed: f.crossed,
+        ...(f.liquidation ? { liquidation: f.liquidation } : {}),
+      },
+    });
+    const closes = start !== 0 && Math.sign(end) !== Math.sign(start);
+    const opens = end !== 0 && Math.sign(end) !== Math.sign(start);
+    if (closes) {
+      out.push({
+        ...base,
+        eventType: "trade.close",
+        sourceEventId: `close:${f.tid}`,
+        data: {
+          ...common,
+          side: side(start),
+          size: String(Math.abs(start)),
+          realizedPnl: f.closedPnl,
+          fee: f.fee,
+          liquidated: Boolean(f.liquidation),
+        },
+      });
+    }
+    if (opens) {
+      out.push({
+        ...base,
+        eventType: "trade.open",
+        sourceEventId: `open:${f.tid}`,
+        data: { ...common, side: side(end), size: String(Math.abs(end)) },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The feed events of non-funding ledger updates: `perps.deposit`, `perps.withdraw`,
+ * `trade.liquidated`; other kinds (transfers, vaults, …) are not in the feed. Id: the
+ * update's hash and kind.
+ *
+ * @example
+ * const events = ledgerEvents(agentId, account, updates);
+ */
+export function ledgerEvents(
+  agentId: string,
+  account: string,
+  updates: readonly LedgerUpdate[],
+): NewAgentEvent[] {
+  const out: NewAgentEvent[] = [];
+  for (const u of updates) {
+    const d = u.delta as Record<string, unknown> & { type: string };
+    const base = {
+      agentId,
+      source: PERPS_SOURCE,
+      sourceEventId: `ledger:${u.hash}:${d.type}`,
+      occurredAt: new Date(u.time),
+      correlationId: `hl:${u.hash}`,
+    };
+    if (d.type === "deposit" || d.type === "withdraw") {
+      out.push({
+        ...base,
+        eventType: d.type === "deposit" ? "perps.deposit" : "perps.withdraw",
+        category: "treasury",
+        data: {
+          venue: "hyperliquid",
+          account,
+          usdc: d.usdc,
+          ...(d.fee ? { fee: d.fee } : {}),
+          hash: u.hash,
+        },
+      });
+    } else if (d.type === "liquidation") {
+      const positions = (d.liquidatedPositions as { coin: string; szi: string }[]) ?? [];
+      out.push({
+        ...base,
+        eventType: "trade.liquidated",
+        category: "trading",
+        data: {
+          venue: "hyperliquid",
+          account,
+          market: positions.map((x) => x.coin).join(",") || "perps",
+          positions,
+          liquidatedNtlPos: d.liquidatedNtlPos,
+          accountValue: d.accountValue,
+          leverageType: d.leverageType,
+          hash: u.hash,
+        },
+      });
+    }
+  }
+  return out;
+}

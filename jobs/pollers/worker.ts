@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { PgBoss } from "pg-boss";
+import type { Config } from "../../lib/config.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { Poller } from "../../lib/pollers/state.ts";
+import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
+import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
+import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
+import { perpsAgents, pollPerpsAgent } from "./perps.ts";
+
+export type StartPollersWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
+
+/** One poller as the scheduler sees it: whom to poll, and one agent's poll. */
+export type PollerSpec = {
+  name: Poller;
+  queue: string;
+  everyMs: number;
+  expireSeconds: number;
+  agents: () => Promise<string[]>;
+  poll: (agentId: string) => Promise<void>;
+};
+
+/**
+ * Test mode only (`LAUNCHPAD_TEST_KILL_POINTS=poll-commit:<poller>`): SIGKILLs the worker inside
+ * a poll's commit transaction, after its events are written, once per data directory (a marker
+ * file lets the restarted worker pass), to prove a crash mid-poll loses and doubles nothing.
+ */
+function killPoint(config: Config, poller: Poller): (() => void) | undefined {
+  if (config.LAUNCHPAD_ENV !== "test") return undefined;
+  if (!(config.LAUNCHPAD_TEST_KILL_POINTS ?? "").split(",").includes(`poll-commit:${poller}`))
+    return undefined;
+  return () => {
+    const dir = join(config.dataDir, "test-kills");
+    const marker = join(dir, `poll-commit.${poller}`);
+    if (existsSync(marker)) return;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(marker, String(Date.now()));
+    process.kill(process.pid, "SIGKILL");
+  };
+}
+
+/** The pollers this configuration runs (a poller without its service configured is off). */
+export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
+  const scale = p.config.LAUNCHPAD_ENV === "test" ? (p.config.POLL_TIME_SCALE ?? 1) : 1;
+  const specs: PollerSpec[] = [];
+  const hl = resolveHyperliquid(p.config);
+  if (hl) {
+    // No retries inside a poll: the next tick is the retry, from the same cursor.
+    const client = createHyperliquidClient({ apiUrl: hl.apiUrl, retries: 0 });
+    const ctx = { sql: p.sql, hl: client, log: p.log, beforeCommit: killPoint(p.config, "perps") };
+    specs.push({
+      name: "perps",
+      queue: POLLER_LIMITS.perps.queue,
+      everyMs: POLLER_LIMITS.perps.everyMs * scale,
+      expireSeconds: POLLER_LIMITS.perps.expireSeconds,
+      agents: () => perpsAgents(p.sql),
+      poll: (agentId) => pollPerpsAgent(ctx, agentId),
+    });
+  }
+  return specs;
+}
+
+/**
+ * Schedules and runs the pollers. Each tick sends one job per agent to the poller's queue,
+ * keyed by the agent with a throttle of one tick, so several workers ticking together still
+ * send one; the job polls the agent's targets. Polls are idempotent (cursor with overlap,
+ * dedup by the source's ids), so a retried, doubled or killed job loses and doubles nothing.
+ *
+ * @example
+ * const stop = await startPollersWorker({ boss, sql, config, log });
+ */
+export async function startPollersWorker(
+  p: StartPollersWorkerParameters,
+  specs: PollerSpec[] = pollerSpecs(p),
+): Promise<() => Promise<void>> {
+  const timers: NodeJS.Timeout[] = [];
+  for (const s of specs) {
+    await p.boss.createQueue(s.queue, { expireInSeconds: s.expireSeconds });
+    await p.boss.work<{ agentId: string }>(
+      s.queue,
+      {
+        localConcurrency: POLLER_LIMITS.concurrency,
+        pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
+      },
+      async ([job]) => {
+        if (job) await s.poll(job.data.agentId);
+      },
+    );
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        for (const agentId of await s.agents()) {
+          await p.boss.send(
+            s.queue,
+            { agentId },
+            {
+              singletonKey: agentId,
+              singletonSeconds: Math.max(1, Math.floor(s.everyMs / 1000)),
+              retryLimit: 0,
+            },
+          );
+        }
+      } catch (error) {
+        p.log.warn({ err: error, poller: s.name }, "poll tick failed");
+      } finally {
+        busy = false;
+      }
+    };
+    void tick();
+    timers.push(setInterval(tick, s.everyMs));
+  }
+  if (specs.length > 0) p.log.info({ pollers: specs.map((s) => s.name) }, "pollers scheduled");
+  return async () => {
+    for (const t of timers) clearInterval(t);
+    for (const s of specs) await p.boss.offWork(s.queue);
+  };
+}

@@ -1,0 +1,281 @@
+import { type Hex, hexToBytes, keccak256, parseSignature, recoverTypedDataAddress } from "viem";
+import type { LocalAccount } from "viem/accounts";
+import { z } from "zod";
+import { type Packable, packMsg } from "./msgpack.ts";
+
+// Wire types of Hyperliquid's `POST /info` and `POST /exchange` (PROTOCOLS.md section 1),
+// shared by the client, the pollers and the local stand-in. Numbers the venue sends as
+// decimal strings stay strings here: floats lose cents when summed.
+
+const Dec = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal string");
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+const MarginSummary = z.object({
+  accountValue: Dec,
+  totalNtlPos: Dec,
+  totalRawUsd: Dec,
+  totalMarginUsed: Dec,
+});
+
+export const AssetPosition = z.object({
+  type: z.literal("oneWay"),
+  position: z.object({
+    coin: z.string(),
+    /** Signed size: negative is short. */
+    szi: Dec,
+    leverage: z.union([
+      z.object({ type: z.literal("cross"), value: z.number() }),
+      z.object({ type: z.literal("isolated"), value: z.number(), rawUsd: Dec }),
+    ]),
+    entryPx: Dec,
+    positionValue: Dec,
+    unrealizedPnl: Dec,
+    returnOnEquity: Dec,
+    liquidationPx: Dec.nullable(),
+    marginUsed: Dec,
+    maxLeverage: z.number(),
+    cumFunding: z.object({ allTime: Dec, sinceOpen: Dec, sinceChange: Dec }),
+  }),
+});
+export type AssetPosition = z.infer<typeof AssetPosition>;
+
+/** `{"type":"clearinghouseState","user"}`: the perps account. */
+export const ClearinghouseState = z.object({
+  marginSummary: MarginSummary,
+  crossMarginSummary: MarginSummary,
+  crossMaintenanceMarginUsed: Dec,
+  withdrawable: Dec,
+  assetPositions: z.array(AssetPosition),
+  time: z.number(),
+});
+export type ClearinghouseState = z.infer<typeof ClearinghouseState>;
+
+/** One fill of `userFillsByTime`; `tid` is the venue's unique trade id. */
+export const Fill = z.looseObject({
+  coin: z.string(),
+  px: Dec,
+  sz: Dec,
+  side: z.enum(["B", "A"]),
+  time: z.number(),
+  startPosition: Dec,
+  /** "Open Long", "Close Long", "Open Short", "Close Short", "Long > Short", "Short > Long", … */
+  dir: z.string(),
+  closedPnl: Dec,
+  hash: Hash,
+  oid: z.number(),
+  crossed: z.boolean(),
+  fee: Dec,
+  feeToken: z.string(),
+  tid: z.number(),
+  builderFee: Dec.optional(),
+  liquidation: z
+    .object({
+      liquidatedUser: Address.optional(),
+      markPx: Dec,
+      method: z.enum(["market", "backstop"]),
+    })
+    .optional(),
+});
+export type Fill = z.infer<typeof Fill>;
+
+/** The `delta` variants of `userNonFundingLedgerUpdates` the service reads; others pass. */
+export const LedgerDelta = z.union([
+  z.object({ type: z.literal("deposit"), usdc: Dec }),
+  z.object({ type: z.literal("withdraw"), usdc: Dec, nonce: z.number(), fee: Dec }),
+  z.object({
+    type: z.literal("liquidation"),
+    liquidatedNtlPos: Dec,
+    accountValue: Dec,
+    leverageType: z.enum(["Cross", "Isolated"]),
+    liquidatedPositions: z.array(z.object({ coin: z.string(), szi: Dec })),
+  }),
+  z.looseObject({ type: z.string() }),
+]);
+export const LedgerUpdate = z.object({ time: z.number(), hash: Hash, delta: LedgerDelta });
+export type LedgerUpdate = z.infer<typeof LedgerUpdate>;
+
+export const AllMids = z.record(z.string(), Dec);
+export type AllMids = z.infer<typeof AllMids>;
+
+export const Meta = z.object({
+  universe: z.array(
+    z.looseObject({
+      name: z.string(),
+      szDecimals: z.number(),
+      maxLeverage: z.number(),
+      marginTableId: z.number().optional(),
+      onlyIsolated: z.boolean().optional(),
+      isDelisted: z.boolean().optional(),
+    }),
+  ),
+  marginTables: z.array(z.tuple([z.number(), z.unknown()])).optional(),
+});
+export type Meta = z.infer<typeof Meta>;
+
+export const AssetCtx = z.looseObject({
+  markPx: Dec,
+  midPx: Dec.nullable(),
+  oraclePx: Dec,
+  funding: Dec,
+  openInterest: Dec,
+  prevDayPx: Dec,
+  dayNtlVlm: Dec,
+  premium: Dec.nullable(),
+});
+/** `metaAndAssetCtxs`: the universe and, index for index, each asset's mark price. */
+export const MetaAndAssetCtxs = z.tuple([Meta, z.array(AssetCtx)]);
+export type MetaAndAssetCtxs = z.infer<typeof MetaAndAssetCtxs>;
+
+/** The `POST /info` request bodies the service sends. */
+export type InfoRequest =
+  | { type: "clearinghouseState"; user: string; dex?: string }
+  | { type: "userFillsByTime"; user: string; startTime: number; endTime?: number }
+  | { type: "userNonFundingLedgerUpdates"; user: string; startTime: number; endTime?: number }
+  | { type: "allMids"; dex?: string }
+  | { type: "meta"; dex?: string }
+  | { type: "metaAndAssetCtxs" };
+
+/** Longest answers of time-range queries (PROTOCOLS.md 1.1): paginate by the last `time`. */
+export const INFO_PAGE = { fills: 2000, ledger: 500 } as const;
+
+/** Info request weights out of 1200 per minute per IP (PROTOCOLS.md 1.2). */
+export function infoWeight(type: string): number {
+  return ["l2Book", "allMids", "clearinghouseState", "orderStatus"].includes(type) ? 2 : 20;
+}
+
+// ---- /exchange -------------------------------------------------------------------------
+
+export type OrderWire = {
+  /** Asset index in `meta.universe`. */
+  a: number;
+  /** true = buy / long. */
+  b: boolean;
+  p: string;
+  s: string;
+  /** Reduce only. */
+  r: boolean;
+  t:
+    | { limit: { tif: "Alo" | "Ioc" | "Gtc" } }
+    | { trigger: { isMarket: boolean; triggerPx: string; tpsl: "tp" | "sl" } };
+  c?: string;
+};
+export type OrderAction = {
+  type: "order";
+  orders: OrderWire[];
+  grouping: "na" | "normalTpsl" | "positionTpsl";
+};
+export type CancelAction = { type: "cancel"; cancels: { a: number; o: number }[] };
+export type UpdateLeverageAction = {
+  type: "updateLeverage";
+  asset: number;
+  isCross: boolean;
+  leverage: number;
+};
+export type L1Action = OrderAction | CancelAction | UpdateLeverageAction;
+
+export type ExchangeRequest = {
+  action: L1Action;
+  nonce: number;
+  signature: { r: Hex; s: Hex; v: number };
+  vaultAddress: Hex | null;
+  expiresAfter?: number | null;
+};
+
+export type OrderStatus =
+  | { resting: { oid: number; cloid?: string } }
+  | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } }
+  | { error: string };
+export type ExchangeResponse =
+  | { status: "ok"; response: { type: "order"; data: { statuses: OrderStatus[] } } }
+  | {
+      status: "ok";
+      response: { type: "cancel"; data: { statuses: ("success" | { error: string })[] } };
+    }
+  | { status: "ok"; response: { type: "default" } }
+  | { status: "err"; response: string };
+
+/** `float_to_wire`: at most 8 decimals, no trailing zeros (PROTOCOLS.md 1.3). */
+export function toWire(x: number): string {
+  const s = x.toFixed(8).replace(/\.?0+$/, "");
+  return s === "-0" ? "0" : s;
+}
+
+/**
+ * The connection id an L1 action is signed over: keccak256(msgpack(action) ‖ nonce (u64 BE) ‖
+ * 0x00 | 0x01 ‖ vaultAddress ‖ [0x00 ‖ expiresAfter (u64 BE)]) (PROTOCOLS.md 1.4).
+ */
+export function actionHash(
+  action: L1Action,
+  nonce: number,
+  vaultAddress: Hex | null,
+  expiresAfter?: number | null,
+): Hex {
+  const parts: Uint8Array[] = [packMsg(action as unknown as Packable)];
+  const u64 = (n: number) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64BE(BigInt(n));
+    return b;
+  };
+  parts.push(u64(nonce));
+  if (vaultAddress) parts.push(Uint8Array.of(1), hexToBytes(vaultAddress));
+  else parts.push(Uint8Array.of(0));
+  if (expiresAfter != null) parts.push(Uint8Array.of(0), u64(expiresAfter));
+  return keccak256(Buffer.concat(parts));
+}
+
+/** The EIP-712 "phantom agent" message an L1 action's signature covers. */
+export function l1TypedData(connectionId: Hex, isMainnet: boolean) {
+  return {
+    domain: {
+      name: "Exchange",
+      version: "1",
+      chainId: 1337,
+      verifyingContract: "0x0000000000000000000000000000000000000000",
+    },
+    types: {
+      Agent: [
+        { name: "source", type: "string" },
+        { name: "connectionId", type: "bytes32" },
+      ],
+    },
+    primaryType: "Agent",
+    message: { source: isMainnet ? "a" : "b", connectionId },
+  } as const;
+}
+
+/**
+ * Signs an L1 action as the venue expects and returns the `/exchange` body.
+ *
+ * @example
+ * const body = await signL1Action({ account, action, nonce: Date.now(), isMainnet: false });
+ */
+export async function signL1Action(p: {
+  account: LocalAccount;
+  action: L1Action;
+  nonce: number;
+  vaultAddress?: Hex | null;
+  expiresAfter?: number | null;
+  isMainnet: boolean;
+}): Promise<ExchangeRequest> {
+  const vault = p.vaultAddress ?? null;
+  const hash = actionHash(p.action, p.nonce, vault, p.expiresAfter);
+  const sig = parseSignature(await p.account.signTypedData(l1TypedData(hash, p.isMainnet)));
+  return {
+    action: p.action,
+    nonce: p.nonce,
+    signature: { r: sig.r, s: sig.s, v: Number(sig.v ?? BigInt(27 + (sig.yParity ?? 0))) },
+    vaultAddress: vault,
+    ...(p.expiresAfter != null ? { expiresAfter: p.expiresAfter } : {}),
+  };
+}
+
+/** The address that signed an `/exchange` body (lowercase). */
+export async function recoverL1Signer(r: ExchangeRequest, isMainnet: boolean): Promise<string> {
+  const hash = actionHash(r.action, r.nonce, r.vaultAddress, r.expiresAfter);
+  const address = await recoverTypedDataAddress({
+    ...l1TypedData(hash, isMainnet),
+    signature: { r: r.signature.r, s: r.signature.s, v: BigInt(r.signature.v) },
+  });
+  return address.toLowerCase();
+}

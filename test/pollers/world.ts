@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
+import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
+import { cleanEnv, ROOT } from "../helpers/cli.ts";
+
+/** Waits until `check` returns a value (not undefined/false), or fails after `ms`. */
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+}
+
+/** A poller world: real Postgres, the venue stand-in with its state on disk, a data dir. */
+export async function pollerWorld() {
+  const db: TestDatabase = await startTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), "launchpad-pollers-"));
+  const statePath = join(dataDir, "hyperliquid-state.json");
+  const log = pino({ level: "silent" });
+  let hl = await startHyperliquidStandIn({ log, statePath, walkEveryMs: 0, hangMs: 4_000 });
+  const port = hl.port;
+  const world = {
+    db,
+    dataDir,
+    get hlUrl() {
+      return hl.url;
+    },
+    control: async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${hl.url}/_control${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      return (await r.json()) as Record<string, unknown>;
+    },
+    /** Stops the venue (open requests cut), as a crash or an outage would. */
+    stopVenue: () => hl.stop(),
+    /** Starts it again on the same port from its saved state. */
+    startVenue: async () => {
+      hl = await startHyperliquidStandIn({ log, statePath, walkEveryMs: 0, hangMs: 4_000, port });
+    },
+    env: (extra: Record<string, string> = {}) => ({
+      LAUNCHPAD_ENV: "test",
+      LAUNCHPAD_DATA_DIR: dataDir,
+      DATABASE_URL: db.url,
+      // Not the devnet: the worker's pollers need no chain.
+      BSC_RPC_URL: "http://127.0.0.1:9",
+      HYPERLIQUID_API_URL: hl.url,
+      POLL_TIME_SCALE: "0.1",
+      ...extra,
+    }),
+    /** `launchpad worker --jobs pollers` as its own process (so a test can SIGKILL it). */
+    spawnWorker: (extra: Record<string, string> = {}) => {
+      const child: ChildProcess = spawn(
+        process.execPath,
+        [join(ROOT, "bin", "launchpad.js"), "worker", "--jobs", "pollers"],
+        { cwd: ROOT, env: cleanEnv(world.env(extra)), stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let out = "";
+      child.stdout?.on("data", (d) => (out += d));
+      child.stderr?.on("data", (d) => (out += d));
+      const exited = new Promise<number | null>((r) =>
+        child.on("exit", (code, signal) => r(signal ? -1 : code)),
+      );
+      return { child, exited, output: () => out };
+    },
+    addAgent: async (agentId: string, perps?: string) => {
+      await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url)
+        values (${agentId}, ${agentId}, 'TST', 'test agent', 'https://example.com/a.png')`;
+      if (perps) {
+        await db.sql`insert into app.agent_wallets (agent_id, chain, address, role)
+          values (${agentId}, 'hyperliquid', ${perps.toLowerCase()}, 'perps')`;
+      }
+    },
+    events: (agentId: string, source = "hl-listener") =>
+      db.sql<
+        {
+          event_type: string;
+          source_event_id: string;
+          data: Record<string, unknown>;
+          correlation_id: string | null;
+          occurred_at: Date;
+        }[]
+      >`
+        select event_type, source_event_id, data, correlation_id, occurred_at from app.agent_events
+        where agent_id = ${agentId} and source = ${source} order by occurred_at, id`,
+    stop: async () => {
+      await hl.stop();
+      await db.stop();
+    },
+  };
+  return world;
+}
