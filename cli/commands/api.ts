@@ -14,6 +14,8 @@ import { createLogger } from "../../lib/logger.ts";
 import { outboundSettings } from "../../lib/outbound/settings.ts";
 import { resolveServices } from "../../lib/services.ts";
 import { UpstreamError } from "../../services/http.ts";
+import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
+import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
@@ -78,7 +80,9 @@ export function apiCommand(): Command {
 function policyFeatures(config: Config) {
   const { steward } = resolveServices(config);
   const rpc = config.rpcUrls[0];
+  const hl = resolveHyperliquid(config);
   return {
+    perps: hl ? createHyperliquidClient({ apiUrl: hl.apiUrl }) : undefined,
     steward: createStewardClient({
       url: steward.url,
       apiKey: steward.apiKey,

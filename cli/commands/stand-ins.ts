@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
+import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
@@ -34,6 +35,8 @@ export function stewardCommand(): Command {
       const log = createLogger("steward", config.LOG_LEVEL);
       const s = resolveServices(config);
       const { createStewardApp } = await import("../../services/steward/stand-in/server.ts");
+      const { hyperliquidVenue } = await import("../../services/steward/stand-in/venue.ts");
+      const hl = resolveHyperliquid(config);
       const app = createStewardApp({
         rpcUrl: config.rpcUrls[0] as string,
         chainId: 56,
@@ -49,6 +52,7 @@ export function stewardCommand(): Command {
           bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
           platform: [config.IDENTITY_REGISTRY_ADDRESS, config.TOKEN_MANAGER_ADDRESS],
         },
+        perps: hl ? hyperliquidVenue(hl) : undefined,
       });
       const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
       log.info({ url: s.steward.url }, "steward stand-in listening");

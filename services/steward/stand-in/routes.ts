@@ -115,8 +115,13 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
     if (venueName === PERPS_VENUE && !perps) {
       return c.json({ error: "perps_venue_not_configured" }, 503);
     }
-    const body = PerpsBody.safeParse(await c.req.json().catch(() => undefined));
+    const json = (await c.req.json().catch(() => undefined)) as
+      | { action: Record<string, unknown> }
+      | undefined;
+    const body = PerpsBody.safeParse(json);
     if (!body.success) return c.json({ error: "invalid_action", issues: issues(body.error) }, 400);
+    // The action as sent: its key order is part of the hash the venue checks.
+    const action = (json as { action: Record<string, unknown> }).action;
     const policy = d.store.policy(w.walletId);
     if (!policy) return c.json({ error: "not_found" }, 404);
     await d.afterPolicyRead?.(w.walletId);
@@ -132,7 +137,7 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
         if (!perps) throw new UnknownVenue();
         const [meta, state] = await Promise.all([perps.meta(), venueState(perps, w.address)]);
         venue = state;
-        intent = decodePerpsAction(body.data.action as PerpsAction, {
+        intent = decodePerpsAction(action as PerpsAction, {
           universe: meta.universe,
           marks: state.marks,
           positions: state.positions,
@@ -141,7 +146,7 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
       } catch (error) {
         intent =
           error instanceof UnknownVenue
-            ? unknownVenueOrder(venueName, body.data.action)
+            ? unknownVenueOrder(venueName, action)
             : {
                 kind: "unknown",
                 manual: false,
@@ -167,7 +172,7 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
       }
       if (!perps) throw new Error("unreachable: an unknown venue is always refused");
       const account = privateKeyToAccount(d.store.unseal(w));
-      const exchange = await perps.sign(account, body.data.action, body.data.nonce);
+      const exchange = await perps.sign(account, action, body.data.nonce);
       const { hook, deliver } = d.onDecision(w, decision, { nonce: body.data.nonce });
       d.store.record(w.walletId, {
         entry: ledgerEntry(decision, `nonce:${body.data.nonce}`),
