@@ -16,13 +16,29 @@ const HttpsUrl = z.url({ protocol: /^https?$/ }).max(2000);
 const Repo = Text(200);
 const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 
+// The signer's decision (docs/policies.md): the version it was judged by, what the call was
+// (kind; for a trade venue, asset, side, action, notionalUsd, leverage) and, when refused,
+// the evaluator, its code and reason.
 const policy = z.looseObject({
   policyId: Text(200).optional(),
+  version: z.number().int().positive().optional(),
+  callId: Text(200).optional(),
   evaluator: Text(200).optional(),
+  code: Text(100).optional(),
   reason: Text(2000).optional(),
   to: Hex.optional(),
   value: z.string().max(80).optional(),
   kind: Text(100).optional(),
+  venue: Text(50).optional(),
+  asset: Text(64).optional(),
+  side: z.enum(["long", "short"]).optional(),
+  action: z.enum(["open", "close"]).optional(),
+  notionalUsd: z
+    .string()
+    .regex(/^\d{1,30}(\.\d{1,18})?$/)
+    .optional(),
+  leverage: z.number().int().positive().max(1000).optional(),
+  txHash: Hex.optional(),
 });
 const credits = z.object({ provider: Text(100), balanceUsd: UsdAmount });
 const pr = z.object({

@@ -25,13 +25,25 @@ const usd = (v: unknown) => {
   const n = Number(v);
   return Number.isFinite(n) ? `$${n.toFixed(n < 1 ? 4 : 2)}` : "$?";
 };
-const policyLine = (verb: string) => (d: Data) =>
-  `Signer ${verb}${d.kind ? ` a ${s(d.kind)}` : " a request"}${d.reason ? `: ${s(d.reason)}` : ""}`;
+const policyLine = (verb: string) => (d: Data) => {
+  const what =
+    d.kind === "trade"
+      ? ` ${d.action === "close" ? "closing" : "opening"} ${s(d.side)} ${short(d.asset)} on ${s(d.venue)}${d.action === "open" ? ` (${usd(d.notionalUsd)})` : ""}`
+      : d.kind === "leverage"
+        ? ` leverage ${s(d.leverage)} on ${s(d.asset)}`
+        : d.kind
+          ? ` a ${s(d.kind)}`
+          : " a request";
+  const why = d.reason ? `: ${d.evaluator ? `${s(d.evaluator)}, ` : ""}${s(d.reason)}` : "";
+  return `Signer ${verb}${what}${why}`;
+};
 
 const TEMPLATES: Record<string, (d: Data) => string> = {
   "policy.applied": policyLine("approved"),
   "policy.denied": policyLine("denied"),
   "policy.needs_manual": policyLine("held for manual approval"),
+  "policy.anomaly": (d) =>
+    `Policy auditor flagged ${s(d.rule)} (${s(d.severity)}): expected ${s(d.expected)}, got ${s(d.actual)}`,
   "safe.tx.signed_by_steward": (d) => `Signer co-signed Safe transaction ${short(d.safeTxHash)}`,
   "session.opened": () => "Signing session opened",
   "session.revoked": () => "Signing session revoked",

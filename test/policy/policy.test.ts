@@ -161,6 +161,8 @@ describe("spot orders on the DEX router", () => {
     expect(await nonce()).toBe(n);
     expect(await tokenBalance()).toBe(bal);
     const e = await deniedInFeed("position_above_max");
+    expect(e.text).toContain("Signer denied opening long");
+    expect(e.text).toContain("maxPositionUsd");
     expect(e.data).toMatchObject({ evaluator: "maxPositionUsd", version: 2, notionalUsd: "1200" });
   });
 });
@@ -373,5 +375,22 @@ describe("the auditor", () => {
     const [internal] =
       await w.sql`select data from app.agent_events where event_type = 'policy.anomaly' and visibility = 'internal' and data->>'rule' = 'maxLeverage'`;
     expect(internal?.data).toMatchObject({ rule: "maxLeverage", actual: "20" });
+  });
+
+  it("two concurrent orders cannot both spend the last of the budget (one at a time per wallet)", async () => {
+    const noCooldown = { ...POLICY() } as Record<string, unknown>;
+    delete noCooldown.lossCooldownUsd;
+    expect((await call("PUT", policyPath(), noCooldown)).status).toBe(200);
+    // About 580 USD opened today of 700: 0.15 BNB (90 USD) fits once, not twice.
+    const buy = () =>
+      order({
+        venue: "bsc-dex-v2",
+        side: "buy",
+        token: w.spotToken,
+        amount: parseEther("0.15").toString(),
+      });
+    const results = await Promise.all([buy(), buy()]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect(results.find((r) => r.status === 403)?.body.code).toBe("daily_budget_exceeded");
   });
 });

@@ -23,6 +23,11 @@ export function hyperliquidVenue(p: { apiUrl: string; isMainnet: boolean }): Per
     clearinghouseState: (user) => hl.clearinghouseState(user),
     userFillsByTime: (user, start, end) => hl.userFillsByTime(user, start, end),
     sign: (account, action, nonce) =>
-      signL1Action({ account, action: action as unknown as L1Action, nonce, isMainnet: p.isMainnet }),
+      signL1Action({
+        account,
+        action: action as unknown as L1Action,
+        nonce,
+        isMainnet: p.isMainnet,
+      }),
   };
 }

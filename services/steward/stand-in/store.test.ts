@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { INITIAL_RULES } from "../../../lib/policy/model.ts";
+import { StewardStore } from "./store.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "steward-store-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the signer's store", () => {
+  const master = randomBytes(32);
+  const path = join(dir, "store.json");
+
+  it("keeps versions immutable with an active pointer, and survives a restart", () => {
+    const s = new StewardStore(path, master);
+    s.addWallet({ walletId: "w1", agentId: "a1", address: "0x01", key: s.seal("0xkey", "w1") });
+    expect(s.policy("w1")).toMatchObject({ version: 1, rules: INITIAL_RULES });
+    const v2 = {
+      ...(s.policy("w1") as never as object),
+      policyId: "p2",
+      version: 2,
+      createdBy: { kind: "agent" as const, id: "a1" },
+    };
+    s.addPolicy("w1", v2 as never);
+    const again = new StewardStore(path, master);
+    expect(again.policy("w1")?.policyId).toBe("p2");
+    expect(again.versions("w1")?.map((v) => v.version)).toEqual([1, 2]);
+    expect(again.unseal(again.wallet("w1") as never)).toBe("0xkey");
+  });
+
+  it("refuses to start on a store edited behind its back, or under another master key", () => {
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    file.state.policies.w1[1].rules.maxLeverage = 50;
+    const tampered = join(dir, "tampered.json");
+    writeFileSync(tampered, JSON.stringify(file));
+    expect(() => new StewardStore(tampered, master)).toThrow(/integrity/);
+    expect(() => new StewardStore(path, randomBytes(32))).toThrow(/integrity/);
+  });
+
+  it("a sealed key moved to another wallet does not open", () => {
+    const s = new StewardStore(path, master);
+    const moved = { ...(s.wallet("w1") as object), walletId: "w2" };
+    expect(() => s.unseal(moved as never)).toThrow();
+  });
+});
