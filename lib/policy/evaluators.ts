@@ -52,15 +52,22 @@ export function lossFloorBreached(
   now: Date,
 ): RealizedPnl | undefined {
   const since = utcMidnight(now).getTime();
-  for (const r of realized) {
-    const t = r.at.getTime();
-    if (t < since || t > now.getTime()) continue;
-    let sum = 0n;
-    for (const x of realized) {
-      const u = x.at.getTime();
-      if (u > t - windowSec * 1000 && u <= t) sum += x.usd;
-    }
-    if (sum <= -floor) return { at: r.at, usd: sum };
+  const end = now.getTime();
+  const xs = realized
+    .filter((r) => r.at.getTime() <= end)
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  // Prefix sums and a sliding window start: O(n log n) for the sort, then one pass.
+  const prefix: bigint[] = [0n];
+  for (const x of xs) prefix.push((prefix.at(-1) as bigint) + x.usd);
+  const windowMs = windowSec * 1000;
+  let lo = 0;
+  for (let hi = 0; hi < xs.length; hi++) {
+    const t = (xs[hi] as RealizedPnl).at.getTime();
+    if (hi + 1 < xs.length && (xs[hi + 1] as RealizedPnl).at.getTime() === t) continue;
+    while ((xs[lo] as RealizedPnl).at.getTime() <= t - windowMs) lo++;
+    if (t < since) continue;
+    const sum = (prefix[hi + 1] as bigint) - (prefix[lo] as bigint);
+    if (sum <= -floor) return { at: (xs[hi] as RealizedPnl).at, usd: sum };
   }
   return undefined;
 }
