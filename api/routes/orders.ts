@@ -87,6 +87,12 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
         details: [{ path: "(root)", message: "not JSON" }],
       });
     }
+    if (c.get("actor").kind !== "agent") {
+      // Custody: an operator manages keys and policies, but trades are the agent's own.
+      throw new HttpError("not_authorized", {
+        message: "orders are placed with the agent's own key",
+      });
+    }
     const a = c.get("dashboardAgent");
     if (!a.walletId || !a.walletAddress) {
       throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });

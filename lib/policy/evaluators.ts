@@ -81,7 +81,14 @@ export const EVALUATORS: readonly Evaluator[] = [
     name: "knownCall",
     evaluate: (i) =>
       i.kind === "unknown"
-        ? { code: "call_unknown", reason: i.reason, manual: i.manual }
+        ? {
+            // A decoder's own code when it is one of ours (state_unavailable), else call_unknown.
+            code: (DENY_CODES as readonly string[]).includes(i.code)
+              ? (i.code as DenyCode)
+              : "call_unknown",
+            reason: i.reason,
+            manual: i.manual,
+          }
         : undefined,
   },
   {

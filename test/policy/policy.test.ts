@@ -158,6 +158,15 @@ describe("spot orders on the DEX router", () => {
     expect(r.status).toBe(403);
     expect(r.body).toMatchObject({ error: "policy_denied", code: "position_above_max" });
     expect(r.body.details[0].path).toBe("maxPositionUsd");
+    // Trades are the agent's own: the operator token manages policies, not orders.
+    const byOperator = await call(
+      "POST",
+      `/v2/agents/${w.agent.token}/orders`,
+      { venue: "bsc-dex-v2", side: "buy", token: w.spotToken, amount: "1000" },
+      `Bearer ${ADMIN}`,
+    );
+    expect(byOperator.status).toBe(403);
+    expect(byOperator.body.error).toBe("not_authorized");
     expect(await nonce()).toBe(n);
     expect(await tokenBalance()).toBe(bal);
     const e = await deniedInFeed("position_above_max");
