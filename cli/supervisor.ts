@@ -222,7 +222,7 @@ function banner(config: Config, databaseUrl: string): string {
 }
 
 /** The configured rate limits; an operator who turned one off reads it here (issue 17). */
-function limitsLine(config: Config): string {
+export function limitsLine(config: Config): string {
   const one = (n: number, what: string, variable: string) =>
     n === 0 ? `${what} OFF (${variable}=0)` : `${n}/min ${what}`;
   return [
