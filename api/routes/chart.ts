@@ -141,18 +141,21 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
     const state = await d.reads.tracker.current();
     const now = state.time ?? Math.floor(Date.now() / 1000);
     const read = async () => {
-      const [known] = await sql`select 1 from ${tokens} where address = ${address}`;
+      // One round trip: the token check and the candles side by side.
+      const [[known], bars] = await Promise.all([
+        sql`select 1 from ${tokens} where address = ${address}`,
+        readCandles(sql, schema, {
+          address,
+          interval: q.interval,
+          currency: q.currency,
+          from: q.from,
+          to: q.to,
+          limit: q.limit,
+          fill: q.fill ?? false,
+          now,
+        }),
+      ]);
       if (!known) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
-      const bars = await readCandles(sql, schema, {
-        address,
-        interval: q.interval,
-        currency: q.currency,
-        from: q.from,
-        to: q.to,
-        limit: q.limit,
-        fill: q.fill ?? false,
-        now,
-      });
       const data = {
         token: address,
         interval: q.interval,
