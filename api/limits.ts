@@ -141,4 +141,6 @@ export const READ_CACHE_LIMITS = {
   rankingMaxStaleMs: 10_000,
   /** ... and a request waits this long for the new ranking before taking the older one. */
   rankingWaitMs: 200,
+  /** `work_mem` of the ranking's transaction: its per-token aggregate fits without spilling. */
+  rankingWorkMem: "64MB",
 } as const;

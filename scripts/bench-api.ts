@@ -25,7 +25,8 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
-import { rankingQuery, TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
+import { loadRanking } from "../api/market/ranking.ts";
+import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
@@ -283,7 +284,7 @@ async function printPlans(sql: Sql, tokens: number) {
   // above is what every request paid before).
   for (const sort of ["volume24h", "trending"] as const) {
     const t0 = performance.now();
-    const rows = await rankingQuery(sql, SCHEMA, sort, now);
+    const rows = await loadRanking(sql, SCHEMA, sort, now);
     console.log(
       `\nranking ${sort}: ${rows.length.toLocaleString("en")} tokens in ${(performance.now() - t0).toFixed(0)} ms (once per indexed generation)`,
     );

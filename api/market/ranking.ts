@@ -79,6 +79,23 @@ export function pageOf(
   return { rows: out, total };
 }
 
+/**
+ * Reads a ranking in one transaction tuned for it: the per-token aggregate over 100,000 tokens
+ * needs more than the default 4 MB of `work_mem` (it spilled to disk in 21 batches), and a
+ * parallel plan built the same aggregate once per worker (`loops=3` on 2 cores), so it runs
+ * serial with enough memory.
+ *
+ * @example
+ * const rows = await loadRanking(sql, "onchain", "trending", now);
+ */
+export function loadRanking(sql: Sql, schema: string, sort: RankedSort, now: number) {
+  return sql.begin(async (tx) => {
+    await tx`select set_config('work_mem', ${READ_CACHE_LIMITS.rankingWorkMem}, true),
+      set_config('max_parallel_workers_per_gather', '0', true)`;
+    return rankingQuery(tx as unknown as Sql, schema, sort, now);
+  }) as Promise<{ address: string; k: string; status: string }[]>;
+}
+
 export type Rankings = {
   /**
    * The ranking of `sort` at `state`'s generation. When that takes longer than
@@ -113,7 +130,7 @@ export function createRankings(sql: Sql, schema: string): Rankings {
         computing ??
         (() => {
           const readAt = Date.now();
-          const p = rankingQuery(sql, schema, sort, now).then((rows): Ranking => {
+          const p = loadRanking(sql, schema, sort, now).then((rows): Ranking => {
             const r = {
               gen: state.gen,
               readAt,
