@@ -134,6 +134,8 @@ export const READ_CACHE_LIMITS = {
   maxEntries: 5_000,
   /** Bodies larger than this are not cached (a 1000-candle chart is about 250 KB). */
   maxBodyBytes: 512 * 1024,
+  /** All cached bodies of one process together. */
+  maxTotalBytes: 64 * 1024 * 1024,
   /**
    * `/tokens?sort=volume24h|trending` may use the ranking of an older block while a new one is
    * computed (one computation at a time per sort and process); past this age a request waits.

@@ -38,6 +38,19 @@ describe("read cache", () => {
     expect(runs).toBe(4);
   });
 
+  it("keeps the newest answers within its byte budget", async () => {
+    const cache = createReadCache({ maxTotalBytes: 100 });
+    let runs = 0;
+    const read = async () => ({ pad: "x".repeat(30), n: ++runs });
+    for (const k of ["/1", "/2", "/3", "/4"]) await cache.get(k, at(1), read);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toBe(4);
+    await cache.get("/4", at(1), read); // newest: kept
+    expect(runs).toBe(4);
+    await cache.get("/1", at(1), read); // oldest: evicted (4 x ~45 bytes > 100)
+    expect(runs).toBe(5);
+  });
+
   it("same bytes, same strong ETag; If-None-Match lists and W/ prefixes match it", async () => {
     const cache = createReadCache();
     const a = await cache.get("/a", at(1), async () => ({ v: 1 }));

@@ -33,16 +33,27 @@ export type ReadCache = {
 
 /**
  * A read cache. Everything in it belongs to one generation: the first request that sees a newer
- * one empties it. A request still holding an older generation computes without caching.
+ * one empties it. A request still holding an older generation computes without caching. Bounded
+ * by entries and by bytes (string lengths), oldest first.
  *
  * @example
  * const cached = await cache.get(c.req.url, await tracker.current(), () => readPage());
  */
-export function createReadCache(o: { maxEntries?: number; maxBodyBytes?: number } = {}): ReadCache {
+export function createReadCache(
+  o: { maxEntries?: number; maxBodyBytes?: number; maxTotalBytes?: number } = {},
+): ReadCache {
   const maxEntries = o.maxEntries ?? READ_CACHE_LIMITS.maxEntries;
   const maxBodyBytes = o.maxBodyBytes ?? READ_CACHE_LIMITS.maxBodyBytes;
+  const maxTotalBytes = o.maxTotalBytes ?? READ_CACHE_LIMITS.maxTotalBytes;
   let gen = -1;
   const entries = new Map<string, Promise<CachedBody>>();
+  const sizes = new Map<string, number>();
+  let total = 0;
+  const drop = (key: string) => {
+    entries.delete(key);
+    total -= sizes.get(key) ?? 0;
+    sizes.delete(key);
+  };
   const serialise = async (state: IndexedState, compute: () => Promise<unknown>) => {
     const body = JSON.stringify(await compute());
     return { body, etag: strongEtag(body), block: state.block };
@@ -53,21 +64,31 @@ export function createReadCache(o: { maxEntries?: number; maxBodyBytes?: number 
       if (state.gen > gen) {
         gen = state.gen;
         entries.clear();
+        sizes.clear();
+        total = 0;
       }
       const hit = entries.get(key);
       if (hit) return hit;
       const p = serialise(state, compute);
       if (entries.size >= maxEntries) {
         const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
+        if (oldest !== undefined) drop(oldest);
       }
       entries.set(key, p);
       p.then(
         (r) => {
-          if (r.body.length > maxBodyBytes && entries.get(key) === p) entries.delete(key);
+          if (entries.get(key) !== p) return;
+          if (r.body.length > maxBodyBytes) return drop(key);
+          sizes.set(key, r.body.length);
+          total += r.body.length;
+          // Oldest first until the bytes fit (the newest answer itself always stays).
+          for (const k of entries.keys()) {
+            if (total <= maxTotalBytes || k === key) break;
+            drop(k);
+          }
         },
         () => {
-          if (entries.get(key) === p) entries.delete(key);
+          if (entries.get(key) === p) drop(key);
         },
       );
       return p;
