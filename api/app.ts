@@ -141,7 +141,7 @@ export function createApp(p: CreateAppParameters) {
   registerChart(app, reads);
   registerHolders(app, reads);
   registerUdf(app, reads);
-  registerLaunches(app, deps);
+  registerLaunches(app, reads);
   registerSessionFeatures(app, {
     sql: p.sql,
     settings: p.settings,
