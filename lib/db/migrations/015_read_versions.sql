@@ -12,12 +12,19 @@ INSERT INTO app.read_versions (name) VALUES ('agents');
 
 CREATE FUNCTION app.bump_agents_read_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'UPDATE' AND OLD IS NOT DISTINCT FROM NEW THEN
+    RETURN NULL;
+  END IF;
   UPDATE app.read_versions SET version = version + 1 WHERE name = 'agents';
   RETURN NULL;
 END;
 $$;
 
--- Per statement: a saga step that writes several rows bumps once.
-CREATE TRIGGER agents_read_version
-  AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON app.agents
-  FOR EACH STATEMENT EXECUTE FUNCTION app.bump_agents_read_version();
+-- Deferred to the commit: the version row is the last lock a writer takes, so two writers of
+-- app.agents can never deadlock on it (an immediate trigger would lock it in the middle of a
+-- transaction that then waits for another agent row), and it is held only while committing.
+-- Per changed row; an update that changes nothing bumps nothing.
+CREATE CONSTRAINT TRIGGER agents_read_version
+  AFTER INSERT OR UPDATE OR DELETE ON app.agents
+  DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION app.bump_agents_read_version();
