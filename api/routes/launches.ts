@@ -85,7 +85,10 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse("A page of launches", okEnvelope(offsetList(Launch))),
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(Launch).extend({ indexedBlock: IndexedBlockField })),
+    ),
     ...COMMON_ERRORS,
   },
 });
@@ -110,7 +113,10 @@ const depositorsRoute = createRoute({
   summary: "Depositors of a launch, largest principal first",
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
   responses: {
-    200: jsonResponse("A page of depositors", okEnvelope(offsetList(Depositor))),
+    200: jsonResponse(
+      "A page of depositors",
+      okEnvelope(offsetList(Depositor).extend({ indexedBlock: IndexedBlockField })),
+    ),
     404: jsonResponse("No such launch is indexed", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -123,7 +129,10 @@ const userRoute = createRoute({
   summary: "Launches a user created or deposited into, newest first",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
   responses: {
-    200: jsonResponse("A page of launches", okEnvelope(offsetList(UserLaunch))),
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(UserLaunch).extend({ indexedBlock: IndexedBlockField })),
+    ),
     ...COMMON_ERRORS,
   },
 });
