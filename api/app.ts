@@ -14,6 +14,7 @@ import { accessLog } from "./middleware/access-log/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
+import { createReadDeps } from "./reads.ts";
 import { registerAgents } from "./routes/agents.ts";
 import { registerChart } from "./routes/chart.ts";
 import { type DashboardFeatures, registerDashboard } from "./routes/dashboard.ts";
@@ -94,6 +95,8 @@ export function createApp(p: CreateAppParameters) {
         "RateLimit-Reset",
         "Retry-After",
         "X-Request-Id",
+        "X-Indexed-Block",
+        "ETag",
       ],
       credentials: true,
       maxAge: 600,
@@ -130,6 +133,8 @@ export function createApp(p: CreateAppParameters) {
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const deps = { sql: p.sql, settings: p.settings };
+  // Chain-derived reads share one indexed-block tracker and one read cache (issue 17).
+  const reads = { ...deps, reads: createReadDeps(p.sql, p.settings.viewsSchema) };
   registerDiscovery(app, p.settings);
   registerIndexer(app, { ...deps, headBlock: p.headBlock });
   // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
@@ -138,17 +143,17 @@ export function createApp(p: CreateAppParameters) {
     adminToken: p.launch?.adminToken,
     features: p.dashboard,
   });
-  registerAgents(app, { ...deps, detail: dashboard.detail });
+  registerAgents(app, { ...reads, detail: dashboard.detail });
   // Trading policy and orders (issue 20): the signer holds the policy and judges every order.
   const operatorToken = p.launch?.adminToken ?? p.events?.adminToken;
   registerPolicy(app, { sql: p.sql, adminToken: operatorToken, steward: p.policy?.steward });
   registerOrders(app, { sql: p.sql, adminToken: operatorToken, ...p.policy });
-  registerTokens(app, deps);
-  registerMarket(app, deps);
-  registerChart(app, deps);
-  registerHolders(app, deps);
-  registerUdf(app, deps);
-  registerLaunches(app, deps);
+  registerTokens(app, reads);
+  registerMarket(app, reads);
+  registerChart(app, reads);
+  registerHolders(app, reads);
+  registerUdf(app, reads);
+  registerLaunches(app, reads);
   registerSessionFeatures(app, {
     sql: p.sql,
     settings: p.settings,

@@ -20,6 +20,8 @@ export const RATE_LIMITS = {
   authenticated: 600,
   /** How often one instance deletes expired windows. */
   sweepEveryMs: 60_000,
+  /** A process reserves limit / this many hits per upsert (1 below it): see the middleware. */
+  batchDivisor: 100,
 } as const;
 
 /** The launch endpoint (SPEC.md "Limits": 10 launch requests per minute per key). */
@@ -132,4 +134,25 @@ export const ORDER_LIMITS = {
   receiptTimeoutMs: 30_000,
   /** A perps market order is an IOC limit this far through the mark (the SDKs' 5 %). */
   perpsSlippage: 0.05,
+} as const;
+
+/** Chain-derived reads (issue 17): the indexed-block tracker and the per-process read cache. */
+export const READ_CACHE_LIMITS = {
+  /** The indexed checkpoint is read again when a request finds it older than this. */
+  indexedBlockMaxAgeMs: 50,
+  /** Answers kept per process (each a serialised body); the oldest go first. */
+  maxEntries: 5_000,
+  /** Bodies larger than this are not cached (a 1000-candle chart is about 250 KB). */
+  maxBodyBytes: 512 * 1024,
+  /** All cached bodies of one process together. */
+  maxTotalBytes: 64 * 1024 * 1024,
+  /**
+   * `/tokens?sort=volume24h|trending` may use the ranking of an older block while a new one is
+   * computed (one computation at a time per sort and process); past this age a request waits.
+   */
+  rankingMaxStaleMs: 10_000,
+  /** ... and a request waits this long for the new ranking before taking the older one. */
+  rankingWaitMs: 200,
+  /** `work_mem` of the ranking's transaction: its per-token aggregate fits without spilling. */
+  rankingWorkMem: "64MB",
 } as const;

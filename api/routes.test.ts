@@ -183,10 +183,33 @@ describe("trades", () => {
       if (i > 200) throw new Error("the new trade was not indexed");
       await new Promise((r) => setTimeout(r, 250));
     }
-    expect(await pages(first.nextCursor)).toEqual(secondBefore);
+    // The items and the cursor stay; the envelope's block moved on with the index.
+    const secondAfter = await pages(first.nextCursor);
+    expect(secondAfter.items).toEqual(secondBefore.items);
+    expect(secondAfter.nextCursor).toEqual(secondBefore.nextCursor);
+    expect(BigInt(secondAfter.indexedBlock)).toBeGreaterThan(BigInt(secondBefore.indexedBlock));
     const fresh = await pages();
     expect(fresh.items[0].txHash).toBe(hash);
     expect(fresh.items[1]).toEqual(first.items[0]);
+    // The block a read reflects: at least the new trade's, in the envelope and the header alike.
+    expect(BigInt(fresh.indexedBlock)).toBeGreaterThanOrEqual(BigInt(fresh.items[0].blockNumber));
+    const res = await requestAs(app, `/tokens/${token}/trades?limit=3`);
+    expect(res.headers.get("x-indexed-block")).toBe(
+      ((await res.json()) as { data: { indexedBlock: string } }).data.indexedBlock,
+    );
+    for (const path of [`/tokens/${token}`, `/tokens/${token}/chart?interval=1m`, "/tokens"]) {
+      const r = await requestAs(app, path);
+      expect(BigInt(r.headers.get("x-indexed-block") ?? "0")).toBeGreaterThanOrEqual(
+        BigInt(fresh.items[0].blockNumber),
+      );
+      if (path === "/tokens") continue; // its body names the block: a new block is a new ETag
+      // Nothing traded since: the same bytes in any later block, so a held ETag is a 304.
+      const again = await requestAs(app, path, {
+        init: { headers: { "if-none-match": r.headers.get("etag") ?? "" } },
+      });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+    }
   });
 
   it.each(["limit=0", "limit=101", "cursor=abc!", "cursor=Zm9v", "cursor="])(

@@ -111,3 +111,14 @@ export const COMMON_ERRORS = {
     ErrorEnvelope,
   ),
 } as const;
+
+/** `indexedBlock` of chain-derived list envelopes (issue 22: a client can tell old data). */
+export const IndexedBlockField = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .nullable()
+  .openapi({
+    description:
+      "The newest indexed block when this answer was read: the data reflects at least this block (also the `X-Indexed-Block` header). Null before the index is published.",
+    example: "1234567",
+  });

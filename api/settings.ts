@@ -21,7 +21,7 @@ export type ApiSettings = {
   rpcUrls: string[];
   /** BNB (wei) a curve raises before it graduates: the denominator of curve progress. */
   curveMaxRaisingWei: bigint;
-  /** Requests per minute; defaults from RATE_LIMITS. */
+  /** Requests per minute; defaults from RATE_LIMITS; 0 turns a limit off. */
   rateLimit?: { unauthenticated?: number; authenticated?: number };
 };
 
@@ -43,6 +43,10 @@ export function apiSettings(config: Config): ApiSettings {
     curveMaxRaisingWei: config.devnet
       ? parseEther(String(config.DEVNET_MAX_RAISING_BNB))
       : MAINNET_MAX_RAISING_WEI,
+    rateLimit: {
+      unauthenticated: config.RATE_LIMIT_PER_MINUTE,
+      authenticated: config.RATE_LIMIT_AUTHENTICATED_PER_MINUTE,
+    },
   };
 }
 

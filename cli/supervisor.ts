@@ -225,9 +225,25 @@ function banner(config: Config, databaseUrl: string): string {
         `http://127.0.0.1:${config.HYPERLIQUID_PORT} (local Hyperliquid stand-in)`,
     ],
     ["Data dir", config.dataDir],
+    ["Limits", limitsLine(config)],
   ];
   const lines = rows.map(([k, v]) => `  ${(k ?? "").padEnd(10)} ${v}`);
   return `\nlaunchpad is up (${config.LAUNCHPAD_ENV})\n${lines.join("\n")}\n  Ctrl-C stops everything.\n\n`;
+}
+
+/** The configured rate limits; an operator who turned one off reads it here (issue 17). */
+export function limitsLine(config: Config): string {
+  const one = (n: number, what: string, variable: string) =>
+    n === 0 ? `${what} OFF (${variable}=0)` : `${n}/min ${what}`;
+  return [
+    one(config.RATE_LIMIT_PER_MINUTE, "per IP", "RATE_LIMIT_PER_MINUTE"),
+    one(
+      config.RATE_LIMIT_AUTHENTICATED_PER_MINUTE,
+      "per key",
+      "RATE_LIMIT_AUTHENTICATED_PER_MINUTE",
+    ),
+    one(config.LAUNCH_RATE_LIMIT_PER_MINUTE, "launches per key", "LAUNCH_RATE_LIMIT_PER_MINUTE"),
+  ].join(", ");
 }
 
 function errorText(e: unknown): string {

@@ -30,6 +30,25 @@ describe("loadConfig", () => {
     expect(c.TOKEN_MANAGER_ADDRESS).toBe(MAINNET.tokenManager2);
   });
 
+  it("rate limits default to SPEC.md's values; 0 turns one off; a negative or fractional one is refused", () => {
+    const c = loadConfig({}, empty);
+    expect([
+      c.RATE_LIMIT_PER_MINUTE,
+      c.RATE_LIMIT_AUTHENTICATED_PER_MINUTE,
+      c.LAUNCH_RATE_LIMIT_PER_MINUTE,
+    ]).toEqual([60, 600, 10]);
+    const off = loadConfig(
+      { RATE_LIMIT_PER_MINUTE: "0", LAUNCH_RATE_LIMIT_PER_MINUTE: "0" },
+      empty,
+    );
+    expect(off.RATE_LIMIT_PER_MINUTE).toBe(0);
+    expect(off.LAUNCH_RATE_LIMIT_PER_MINUTE).toBe(0);
+    expect(fails({ RATE_LIMIT_PER_MINUTE: "-1" }).variable).toBe("RATE_LIMIT_PER_MINUTE");
+    expect(fails({ RATE_LIMIT_AUTHENTICATED_PER_MINUTE: "1.5" }).variable).toBe(
+      "RATE_LIMIT_AUTHENTICATED_PER_MINUTE",
+    );
+  });
+
   it("uses BSC when RPC URLs are configured, several of them comma-separated", () => {
     const c = loadConfig({ BSC_RPC_URL: "https://a.example/rpc, https://b.example/rpc" }, empty);
     expect(c.devnet).toBe(false);

@@ -95,6 +95,11 @@ const schema = z.object({
 
   VIEWS_SCHEMA: schemaName.default("onchain"),
 
+  // Rate limits per minute (SPEC.md "Limits" as defaults); 0 turns one off (issue 17).
+  RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(60),
+  RATE_LIMIT_AUTHENTICATED_PER_MINUTE: nonNegativeInt.default(600),
+  LAUNCH_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(10),
+
   TOKEN_MANAGER_ADDRESS: address.default(MAINNET.tokenManager2),
   IDENTITY_REGISTRY_ADDRESS: address.default(MAINNET.identityRegistry),
   AGENT_IDENTIFIER_ADDRESS: address.default(MAINNET.agentIdentifier),

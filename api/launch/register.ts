@@ -35,6 +35,7 @@ export function registerLaunchFeatures(
     registerLaunchPreview(app, {
       sql: d.sql,
       trustedImageOrigins: d.features.launch.trustedImageOrigins,
+      perKeyPerMinute: d.features.launch.perKeyPerMinute,
       preview: d.features.preview,
     });
   }
@@ -67,6 +68,7 @@ export function launchFeaturesFromConfig(config: Config, databaseUrl: string, sq
       deadlineMs: config.LAUNCH_DEADLINE_SECONDS * 1000,
       webUrl: config.WEB_URL.replace(/\/$/, ""),
       launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
+      perKeyPerMinute: config.LAUNCH_RATE_LIMIT_PER_MINUTE,
     },
     adminToken: config.ADMIN_TOKEN,
   };

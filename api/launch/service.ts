@@ -16,6 +16,8 @@ export type LaunchDeps = {
   deadlineMs: number;
   webUrl: string;
   launchpadTokenUrl: string;
+  /** Launch requests per key per minute (LAUNCH_API_LIMITS by default); 0 turns it off. */
+  perKeyPerMinute?: number;
 };
 
 /** A launch answer: the status and the exact body, also what an Idempotency-Key replays. */
@@ -25,11 +27,16 @@ export type LaunchAnswer = {
 };
 
 /**
- * Counts one launch request against the key's budget (10 per minute) with the shared rate
- * limiter (lib/rate-limit.ts); throws 429 past it.
+ * Counts one launch request against the key's budget (10 per minute unless configured) with
+ * the shared rate limiter (lib/rate-limit.ts); throws 429 past it. 0 turns the limit off.
  */
-export async function countLaunchRequest(sql: Sql, keyId: string): Promise<void> {
-  const { perKeyPerMinute, windowSeconds } = LAUNCH_API_LIMITS;
+export async function countLaunchRequest(
+  sql: Sql,
+  keyId: string,
+  perKeyPerMinute: number = LAUNCH_API_LIMITS.perKeyPerMinute,
+): Promise<void> {
+  if (perKeyPerMinute === 0) return;
+  const { windowSeconds } = LAUNCH_API_LIMITS;
   const { count, reset } = await countHit(sql, `launch-key:${keyId}`, windowSeconds);
   if (count > perKeyPerMinute) {
     throw new HttpError("rate_limited", {

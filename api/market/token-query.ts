@@ -46,35 +46,9 @@ export function tokenPage(
   },
 ) {
   const t = view(sql, schema, "token");
-  const trades = view(sql, schema, "trade");
-  const since = o.now - DAY;
   const f = o.filter;
-  const where = sql`true
-    ${f.status ? sql`and t.status = ${f.status}` : sql``}
-    ${f.creator ? sql`and t.creator = ${f.creator}` : sql``}
-    ${
-      f.q === undefined
-        ? sql``
-        : /^0x[0-9a-fA-F]{40}$/.test(f.q)
-          ? sql`and t.address = ${f.q.toLowerCase()}`
-          : sql`and (t.name ilike ${`${escapeLike(f.q)}%`} or t.symbol ilike ${`${escapeLike(f.q)}%`})`
-    }`;
-  // Whole hours come from the 1h candles (kept exact per trade by the indexer); only the first,
-  // partial hour of the window (since, firstHour) reads trades. Cost: token-hours, not trades.
-  const candles = view(sql, schema, "candle");
-  const firstHour = since - (since % HOUR) + HOUR;
-  const hours = sql`${candles} c where c.interval = '1h'
-    and c.bucket_start >= ${firstHour} and c.bucket_start <= ${o.now}`;
-  const window =
-    o.sort === "volume24h"
-      ? sql`select token, sum(v) as k from (
-            select c.token, c.volume_bnb as v from ${hours}
-            union all
-            select token, bnb_amount from ${trades} where timestamp > ${since} and timestamp < ${firstHour}
-          ) u group by token`
-      : sql`select c.token, div(sum(c.volume_bnb * div(c.bucket_start - ${firstHour - HOUR}, ${HOUR})),
-              ${DAY / HOUR}) * sum(c.trade_count) as k
-          from ${hours} group by c.token`;
+  const where = filterSql(sql, f);
+  const window = windowKeys(sql, schema, o.sort, o.now);
   const keyed =
     o.sort === "new"
       ? sql`select t.address, t.registered_block as k from ${t} t where ${where}`
@@ -93,6 +67,68 @@ export function tokenPage(
   const page = sql`select * from (${keyed}) x ${keyset}
     order by k ${dir}, address ${dir} limit ${o.limit + 1} offset ${o.offset}`;
   return { page, count: sql`select count(*)::int as n from ${t} t where ${where}` };
+}
+
+/**
+ * Per token with a trade in the window, its `volume24h` or `trending` key (see `tokenPage`).
+ * Whole hours come from the 1h candles (kept exact per trade by the indexer); only the first,
+ * partial hour of the window reads trades. Cost: token-hours, not trades.
+ */
+function windowKeys(sql: Sql, schema: string, sort: TokenSort, now: number) {
+  const trades = view(sql, schema, "trade");
+  const candles = view(sql, schema, "candle");
+  const since = now - DAY;
+  const firstHour = since - (since % HOUR) + HOUR;
+  const hours = sql`${candles} c where c.interval = '1h'
+    and c.bucket_start >= ${firstHour} and c.bucket_start <= ${now}`;
+  return sort === "volume24h"
+    ? sql`select token, sum(v) as k from (
+          select c.token, c.volume_bnb as v from ${hours}
+          union all
+          select token, bnb_amount from ${trades} where timestamp > ${since} and timestamp < ${firstHour}
+        ) u group by token`
+    : sql`select c.token, div(sum(c.volume_bnb * div(c.bucket_start - ${firstHour - HOUR}, ${HOUR})),
+            ${DAY / HOUR}) * sum(c.trade_count) as k
+        from ${hours} group by c.token`;
+}
+
+/**
+ * Every token with its `volume24h` or `trending` key (0 without a trade in the window) and its
+ * status, largest key first, ties by address descending: the ranking `api/market/ranking.ts`
+ * keeps per indexed block.
+ */
+export function rankingQuery(
+  sql: Sql,
+  schema: string,
+  sort: "volume24h" | "trending",
+  now: number,
+) {
+  const t = view(sql, schema, "token");
+  return sql<{ address: string; k: string; status: string }[]>`
+    select t.address, coalesce(w.k, 0)::text as k, t.status::text as status from ${t} t
+    left join (${windowKeys(sql, schema, sort, now)}) w on w.token = t.address
+    order by coalesce(w.k, 0) desc, t.address desc`;
+}
+
+/** Addresses matching a `q` or `creator` filter (status is applied by the caller). */
+export function filteredAddresses(sql: Sql, schema: string, f: TokenFilter) {
+  const t = view(sql, schema, "token");
+  return sql<
+    { address: string }[]
+  >`select t.address from ${t} t where ${filterSql(sql, { ...f, status: undefined })}`;
+}
+
+function filterSql(sql: Sql, f: TokenFilter) {
+  return sql`true
+    ${f.status ? sql`and t.status = ${f.status}` : sql``}
+    ${f.creator ? sql`and t.creator = ${f.creator}` : sql``}
+    ${
+      f.q === undefined
+        ? sql``
+        : /^0x[0-9a-fA-F]{40}$/.test(f.q)
+          ? sql`and t.address = ${f.q.toLowerCase()}`
+          : sql`and (t.name ilike ${`${escapeLike(f.q)}%`} or t.symbol ilike ${`${escapeLike(f.q)}%`})`
+    }`;
 }
 
 /**

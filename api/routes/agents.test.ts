@@ -60,7 +60,46 @@ describe("GET /v2/agents", () => {
       "agent-1",
     ]);
     const past = await t.get(`${LIST}?offset=500`);
-    expect(past.body.data).toEqual({ items: [], total: 25, limit: 20, offset: 500 });
+    // No index published here: the envelope says so with a null block.
+    expect(past.body.data).toEqual({
+      items: [],
+      total: 25,
+      limit: 20,
+      offset: 500,
+      indexedBlock: null,
+    });
+  });
+
+  it("a cached page moves with app.agents: a new agent shows at once; If-None-Match is 304", async () => {
+    const first = await t.app.request(`${LIST}?limit=1`);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    const again = await t.app.request(`${LIST}?limit=1`, {
+      headers: { "if-none-match": etag ?? "" },
+    });
+    expect(again.status).toBe(304);
+    await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url, status,
+        token_address, launched_at)
+      values ('agent-new', 'Newest', 'NEW', 'Launched just now.', 'https://img.example/n.png',
+        'pending', ${token(99)}, ${new Date(Date.UTC(2027, 0, 1))})`;
+    try {
+      // The tracker reads app.read_versions again after its short max age, not later.
+      const deadline = Date.now() + 2_000;
+      let moved: Response;
+      do
+        moved = await t.app.request(`${LIST}?limit=1`, {
+          headers: { "if-none-match": etag ?? "" },
+        });
+      while (moved.status === 304 && Date.now() < deadline);
+      expect(moved.status).toBe(200);
+      const body = (await moved.json()) as {
+        data: { items: { agentId: string }[]; total: number };
+      };
+      expect(body.data.items[0]?.agentId).toBe("agent-new");
+      expect(body.data.total).toBe(26);
+    } finally {
+      await db.sql`delete from app.agents where agent_id = 'agent-new'`;
+    }
   });
 
   it("filters by status and featured", async () => {

@@ -3,12 +3,15 @@ import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation, view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { REVALIDATE, sendCached } from "../market/read-cache.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   Address,
   AddressInput,
   BoolQuery,
   COMMON_ERRORS,
   ErrorEnvelope,
+  IndexedBlockField,
   IsoTime,
   jsonResponse,
   OffsetQuery,
@@ -62,7 +65,11 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse("A page of agents", okEnvelope(offsetList(AgentSummary))),
+    200: jsonResponse(
+      "A page of agents",
+      okEnvelope(offsetList(AgentSummary).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
     ...COMMON_ERRORS,
   },
 });
@@ -152,6 +159,8 @@ function summary(r: AgentRow, s: ApiSettings) {
 export type AgentRouteDeps = {
   sql: Sql;
   settings: ApiSettings;
+  /** The list is cached per indexed generation (app.agents writes move it: migration 015). */
+  reads: ReadDeps;
   /** The dashboard's part of AgentDetail (persona, apps, wallets, identity, policy…). */
   detail: (
     tokenAddress: string,
@@ -163,25 +172,29 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const rows = await selectAgents(d.sql, schema, q);
-    // A page past the end has no row to carry the total: count again.
-    const total = rows[0]
-      ? Number(rows[0].total)
-      : q.offset > 0
-        ? Number((await selectAgents(d.sql, schema, { ...q, limit: 1, offset: 0 }))[0]?.total ?? 0)
-        : 0;
-    return c.json(
-      {
+    const state = await d.reads.tracker.current();
+    const read = async () => {
+      const rows = await selectAgents(d.sql, schema, q);
+      // A page past the end has no row to carry the total: count again.
+      const total = rows[0]
+        ? Number(rows[0].total)
+        : q.offset > 0
+          ? Number(
+              (await selectAgents(d.sql, schema, { ...q, limit: 1, offset: 0 }))[0]?.total ?? 0,
+            )
+          : 0;
+      return {
         ok: true as const,
         data: {
           items: rows.map((r) => summary(r, d.settings)),
           total,
           limit: q.limit,
           offset: q.offset,
+          indexedBlock: state.block,
         },
-      },
-      200,
-    );
+      };
+    };
+    return sendCached(c, await d.reads.cache.get(c.req.url, state, read), REVALIDATE) as never;
   });
   app.openapi(detailRoute, async (c) => {
     const { tokenAddress } = c.req.valid("param");

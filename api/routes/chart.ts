@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
@@ -7,8 +6,9 @@ import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../format.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import { type Bar, INTERVAL_SECONDS, INTERVALS, readCandles } from "../market/candles.ts";
-import { indexedNow } from "../market/clock.ts";
+import { sendCached } from "../market/read-cache.ts";
 import { Usd, usdString } from "../market/usd.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   Address,
   AddressInput,
@@ -122,16 +122,7 @@ export function toCandle(b: Bar, currency: "bnb" | "usd") {
   };
 }
 
-/** True when `ifNoneMatch` (a header value) names `etag`. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(",")
-    .map((t) => t.trim().replace(/^W\//, ""))
-    .some((t) => t === "*" || t === etag);
-}
-
-export type ChartRouteDeps = { sql: Sql; settings: ApiSettings };
+export type ChartRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** `GET /tokens/{address}/chart`, from the `candle` view. */
 export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
@@ -147,41 +138,38 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
         details: [{ path: "from", message: "must not be after to" }],
       });
     }
-    const { bars, now } = await readViews(async () => {
-      const [[known], now] = await Promise.all([
+    const state = await d.reads.tracker.current();
+    const now = state.time ?? Math.floor(Date.now() / 1000);
+    const read = async () => {
+      // One round trip: the token check and the candles side by side.
+      const [[known], bars] = await Promise.all([
         sql`select 1 from ${tokens} where address = ${address}`,
-        indexedNow(sql, schema),
+        readCandles(sql, schema, {
+          address,
+          interval: q.interval,
+          currency: q.currency,
+          from: q.from,
+          to: q.to,
+          limit: q.limit,
+          fill: q.fill ?? false,
+          now,
+        }),
       ]);
       if (!known) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
-      const at = now ?? Math.floor(Date.now() / 1000);
-      const bars = await readCandles(sql, schema, {
-        address,
+      const data = {
+        token: address,
         interval: q.interval,
         currency: q.currency,
-        from: q.from,
-        to: q.to,
-        limit: q.limit,
-        fill: q.fill ?? false,
-        now: at,
-      });
-      return { bars, now: at };
-    });
-    const data = {
-      token: address,
-      interval: q.interval,
-      currency: q.currency,
-      items: bars.map((b) => toCandle(b, q.currency)),
+        items: bars.map((b) => toCandle(b, q.currency)),
+      };
+      return { ok: true as const, data };
     };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
     const sec = INTERVAL_SECONDS[q.interval];
     const closed = q.to !== undefined && q.to - (q.to % sec) + sec <= now;
-    const body = JSON.stringify({ ok: true, data });
-    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-    c.header("ETag", etag);
-    c.header(
-      "Cache-Control",
-      `public, max-age=${closed ? MARKET_LIMITS.closedChartMaxAgeSeconds : MARKET_LIMITS.openChartMaxAgeSeconds}`,
-    );
-    if (matches(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
-    return c.json({ ok: true as const, data }, 200);
+    const maxAge = closed
+      ? MARKET_LIMITS.closedChartMaxAgeSeconds
+      : MARKET_LIMITS.openChartMaxAgeSeconds;
+    return sendCached(c, cached, `public, max-age=${maxAge}`) as never;
   });
 }

@@ -4,6 +4,8 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { PAGINATION } from "../limits.ts";
+import { REVALIDATE, sendCached } from "../market/read-cache.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   Address,
   AddressInput,
@@ -11,6 +13,7 @@ import {
   COMMON_ERRORS,
   cursorList,
   ErrorEnvelope,
+  IndexedBlockField,
   intQuery,
   jsonResponse,
   okEnvelope,
@@ -61,7 +64,11 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse("A page of holders", okEnvelope(cursorList(Holder))),
+    200: jsonResponse(
+      "A page of holders",
+      okEnvelope(cursorList(Holder).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
     404: jsonResponse("Not a token of the service", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -88,7 +95,7 @@ function decode(cursor: string): { b: string; a: string } {
   return { b: k.b, a: k.a };
 }
 
-export type HolderRouteDeps = { sql: Sql; settings: ApiSettings };
+export type HolderRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** `GET /tokens/{address}/holders`, from the `holder` view (index token, balance, account). */
 export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
@@ -99,8 +106,9 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decode(q.cursor);
-    const [[tok], rows] = await readViews(() =>
-      Promise.all([
+    const state = await d.reads.tracker.current();
+    const read = async () => {
+      const [[tok], rows] = await Promise.all([
         sql<
           { total_supply: string }[]
         >`select total_supply from ${tokens} where address = ${address}`,
@@ -110,22 +118,24 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
           ${q.market === false ? sql`and h.role is null` : sql``}
           ${after ? sql`and (h.balance, h.account) < (${after.b}::numeric, ${after.a})` : sql``}
           order by h.balance desc, h.account desc limit ${q.limit + 1}`,
-      ]),
-    );
-    if (!tok) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
-    const supply = BigInt(tok.total_supply);
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > q.limit && last
-        ? Buffer.from(JSON.stringify({ b: last.balance, a: last.account })).toString("base64url")
-        : null;
-    const items = page.map((r) => ({
-      account: r.account,
-      balance: r.balance,
-      shareBps: supply === 0n ? 0 : Number((BigInt(r.balance) * 10_000n) / supply),
-      role: r.role as "curve" | "pair" | "vault" | "burn" | null,
-    }));
-    return c.json({ ok: true as const, data: { items, nextCursor } }, 200);
+      ]);
+      if (!tok) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
+      const supply = BigInt(tok.total_supply);
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor =
+        rows.length > q.limit && last
+          ? Buffer.from(JSON.stringify({ b: last.balance, a: last.account })).toString("base64url")
+          : null;
+      const items = page.map((r) => ({
+        account: r.account,
+        balance: r.balance,
+        shareBps: supply === 0n ? 0 : Number((BigInt(r.balance) * 10_000n) / supply),
+        role: r.role as "curve" | "pair" | "vault" | "burn" | null,
+      }));
+      return { ok: true as const, data: { items, nextCursor, indexedBlock: state.block } };
+    };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
   });
 }

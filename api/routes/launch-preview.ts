@@ -45,6 +45,8 @@ export type AgentLaunchPreviewBody = z.infer<typeof AgentLaunchPreview>;
 
 export type LaunchPreviewDeps = {
   sql: Sql;
+  /** Shared with the launch: requests per key per minute (0: off). */
+  perKeyPerMinute?: number;
   trustedImageOrigins: string[];
   preview: (agentId: string) => Promise<AgentLaunchPreviewBody>;
 };
@@ -65,7 +67,7 @@ export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreview
   const sub = new OpenAPIHono<AgentAuthEnv>();
   sub.post("/v2/agents/launch/preview", agentAuth({ sql: d.sql }), async (c) => {
     const key = c.get("agentKey");
-    await countLaunchRequest(d.sql, key.keyId);
+    await countLaunchRequest(d.sql, key.keyId, d.perKeyPerMinute);
     const body = await parseLaunchBody(c);
     if (body.agentId !== key.agentId) {
       throw new HttpError("AGENT_ID_MISMATCH", {

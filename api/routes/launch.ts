@@ -47,7 +47,7 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
   const sub = new OpenAPIHono<AgentAuthEnv>();
   sub.post("/v2/agents/launch", agentAuth({ sql: d.sql }), async (c) => {
     const key = c.get("agentKey");
-    await countLaunchRequest(d.sql, key.keyId);
+    await countLaunchRequest(d.sql, key.keyId, d.launch.perKeyPerMinute);
     const body = await parseLaunchBody(c);
     const idem = c.req.header("idempotency-key")?.trim();
     if (idem !== undefined && (idem.length === 0 || idem.length > 200)) {

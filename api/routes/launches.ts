@@ -4,11 +4,13 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../format.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   Address,
   AddressInput,
   COMMON_ERRORS,
   ErrorEnvelope,
+  IndexedBlockField,
   IsoTime,
   jsonResponse,
   OffsetQuery,
@@ -83,7 +85,10 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse("A page of launches", okEnvelope(offsetList(Launch))),
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(Launch).extend({ indexedBlock: IndexedBlockField })),
+    ),
     ...COMMON_ERRORS,
   },
 });
@@ -108,7 +113,10 @@ const depositorsRoute = createRoute({
   summary: "Depositors of a launch, largest principal first",
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
   responses: {
-    200: jsonResponse("A page of depositors", okEnvelope(offsetList(Depositor))),
+    200: jsonResponse(
+      "A page of depositors",
+      okEnvelope(offsetList(Depositor).extend({ indexedBlock: IndexedBlockField })),
+    ),
     404: jsonResponse("No such launch is indexed", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -121,7 +129,10 @@ const userRoute = createRoute({
   summary: "Launches a user created or deposited into, newest first",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
   responses: {
-    200: jsonResponse("A page of launches", okEnvelope(offsetList(UserLaunch))),
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(UserLaunch).extend({ indexedBlock: IndexedBlockField })),
+    ),
     ...COMMON_ERRORS,
   },
 });
@@ -169,7 +180,7 @@ async function listPage<T>(
   return { items: r.map(map), total: Number(n?.total ?? 0), limit: q.limit, offset: q.offset };
 }
 
-export type LaunchRouteDeps = { sql: Sql; settings: ApiSettings };
+export type LaunchRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** The deposit-launch reads, from the `launch` and `depositor` views. */
 export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
@@ -184,8 +195,16 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
     return r;
   };
 
+  /** The block these reads reflect (issue 22): header and envelope; read before the query. */
+  const stamp = async (c: { header: (k: string, v: string) => void }) => {
+    const { block } = await d.reads.tracker.current();
+    if (block !== null) c.header("X-Indexed-Block", block);
+    return block;
+  };
+
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
     const where = sql`where true
       ${q.status ? sql`and status = ${q.status}` : sql``}
       ${q.tier ? sql`and tier = ${Number(q.tier)}` : sql``}
@@ -197,17 +216,19 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
       toLaunch,
       q,
     );
-    return c.json({ ok: true as const, data }, 200);
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
   });
 
   app.openapi(detailRoute, async (c) => {
     const { id } = c.req.valid("param");
+    await stamp(c);
     return c.json({ ok: true as const, data: toLaunch(await findLaunch(id)) }, 200);
   });
 
   app.openapi(depositorsRoute, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
     const vault = (await findLaunch(id)).vault as string;
     const data = await listPage(
       sql<Row[]>`select * from ${depositors} where vault = ${vault}
@@ -216,12 +237,13 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
       toDepositor,
       q,
     );
-    return c.json({ ok: true as const, data }, 200);
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
   });
 
   app.openapi(userRoute, async (c) => {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
     const from = sql`from ${launches} l
       left join ${depositors} dp on dp.vault = l.vault and dp.account = ${address}
       where l.creator = ${address} or dp.account is not null`;
@@ -236,7 +258,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
       }),
       q,
     );
-    return c.json({ ok: true as const, data }, 200);
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
   });
 }
 

@@ -6,13 +6,16 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, isoFromUnix } from "../format.ts";
 import { PAGINATION } from "../limits.ts";
+import { REVALIDATE, sendCached } from "../market/read-cache.ts";
 import { Usd, weiToUsd } from "../market/usd.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   Address,
   AddressInput,
   COMMON_ERRORS,
   cursorList,
   ErrorEnvelope,
+  IndexedBlockField,
   IsoTime,
   intQuery,
   jsonResponse,
@@ -65,7 +68,11 @@ const tradesRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse("A page of trades", okEnvelope(cursorList(Trade))),
+    200: jsonResponse(
+      "A page of trades",
+      okEnvelope(cursorList(Trade).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
     404: jsonResponse("Not a token of the service", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -73,7 +80,7 @@ const tradesRoute = createRoute({
 
 type Row = Record<string, string | number>;
 
-export type MarketRouteDeps = { sql: Sql; settings: ApiSettings };
+export type MarketRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** `GET /tokens/{address}/trades`, from the `trade` view (the chart is in chart.ts). */
 export function registerMarket(app: OpenAPIHono<AppEnv>, d: MarketRouteDeps) {
@@ -90,25 +97,31 @@ export function registerMarket(app: OpenAPIHono<AppEnv>, d: MarketRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const state = await d.reads.tracker.current();
     // The row comparison walks the (token, block_number, log_index) index backwards.
-    const [, rows] = await readViews(() =>
-      Promise.all([
+    const read = async () => {
+      const [, rows] = await Promise.all([
         known(address),
         sql<Row[]>`select * from ${trades} where token = ${address}
           ${after ? sql`and (token, block_number, log_index) < (${address}, ${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
-      ]),
-    );
-    const page = rows.slice(0, q.limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > q.limit && last
-        ? encodeCursor({
-            blockNumber: BigInt(last.block_number as string),
-            logIndex: Number(last.log_index),
-          })
-        : null;
-    return c.json({ ok: true as const, data: { items: page.map(toTrade), nextCursor } }, 200);
+      ]);
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor =
+        rows.length > q.limit && last
+          ? encodeCursor({
+              blockNumber: BigInt(last.block_number as string),
+              logIndex: Number(last.log_index),
+            })
+          : null;
+      return {
+        ok: true as const,
+        data: { items: page.map(toTrade), nextCursor, indexedBlock: state.block },
+      };
+    };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
   });
 }
 

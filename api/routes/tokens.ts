@@ -3,13 +3,22 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { MARKET_LIMITS } from "../limits.ts";
-import { indexedNow } from "../market/clock.ts";
-import { TOKEN_SORTS, type TokenKeyset, tokenPage, tokenRecords } from "../market/token-query.ts";
+import { pageOf } from "../market/ranking.ts";
+import { REVALIDATE, sendCached } from "../market/read-cache.ts";
+import {
+  filteredAddresses,
+  TOKEN_SORTS,
+  type TokenKeyset,
+  tokenPage,
+  tokenRecords,
+} from "../market/token-query.ts";
 import { Token, toTokenRecord } from "../market/token-record.ts";
+import type { ReadDeps } from "../reads.ts";
 import {
   AddressInput,
   COMMON_ERRORS,
   ErrorEnvelope,
+  IndexedBlockField,
   jsonResponse,
   OffsetQuery,
   offsetList,
@@ -28,6 +37,7 @@ const TokenList = offsetList(Token).extend({
   nextCursor: z.string().nullable().openapi({
     description: "Pass back as `cursor` for the next page (keyset: stable while tokens arrive)",
   }),
+  indexedBlock: IndexedBlockField,
 });
 
 const listRoute = createRoute({
@@ -68,6 +78,7 @@ const listRoute = createRoute({
   },
   responses: {
     200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
     ...COMMON_ERRORS,
   },
 });
@@ -80,6 +91,7 @@ const detailRoute = createRoute({
   request: { params: z.object({ address: AddressInput }) },
   responses: {
     200: jsonResponse("The token", okEnvelope(Token)),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
     404: jsonResponse("Not a token of the service, or not indexed yet", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -113,13 +125,13 @@ function decodeKeyset(cursor: string, sort: string, order: string): TokenKeyset 
   return { k: k.k as string, a: k.a as string };
 }
 
-export type TokenRouteDeps = { sql: Sql; settings: ApiSettings };
+export type TokenRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** `GET /tokens` and `GET /tokens/{address}`, from the token, trade and feed views. */
 export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {
   const { sql, settings } = d;
+  const { tracker, cache, rankings } = d.reads;
   const schema = settings.viewsSchema;
-  const now = async () => (await indexedNow(sql, schema)) ?? Math.floor(Date.now() / 1000);
   const records = async (addresses: string[], at: number) => {
     const rows = await tokenRecords(sql, schema, addresses, at);
     const byAddress = new Map(rows.map((r) => [r.address as string, r]));
@@ -132,7 +144,9 @@ export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {
 
   app.openapi(listRoute, async (c) => {
     const q = c.req.valid("query");
-    const sort = q.sort in SORT_ALIAS ? SORT_ALIAS[q.sort as keyof typeof SORT_ALIAS] : q.sort;
+    const sort = (
+      q.sort in SORT_ALIAS ? SORT_ALIAS[q.sort as keyof typeof SORT_ALIAS] : q.sort
+    ) as (typeof TOKEN_SORTS)[number];
     if (q.cursor !== undefined && q.offset !== 0) {
       throw new HttpError("validation_failed", {
         message: "cursor and offset are exclusive",
@@ -140,45 +154,81 @@ export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {
       });
     }
     const after = q.cursor === undefined ? undefined : decodeKeyset(q.cursor, sort, q.order);
-    const { items, total, nextCursor } = await readViews(async () => {
-      const at = await now();
-      const { page, count } = tokenPage(sql, schema, {
-        sort: sort as (typeof TOKEN_SORTS)[number],
-        desc: q.order === "desc",
-        now: at,
-        filter: { status: q.status, q: q.q, creator: q.creator },
-        after,
-        limit: q.limit,
-        offset: q.offset,
-      });
-      const [keys, [n]] = await Promise.all([
-        sql<{ address: string; k: string }[]>`${page}`,
-        sql<{ n: number }[]>`${count}`,
-      ]);
+    const state = await tracker.current();
+    const at = state.time ?? Math.floor(Date.now() / 1000);
+    const filter = { status: q.status, q: q.q, creator: q.creator };
+    const read = async () => {
+      let keys: { address: string; k: string }[];
+      let total: number;
+      if (sort === "volume24h" || sort === "trending") {
+        // From the ranking kept per generation: an aggregate over every token traded in 24 h.
+        const [ranking, only] = await Promise.all([
+          rankings.get(sort, state, at),
+          q.q === undefined && q.creator === undefined
+            ? undefined
+            : filteredAddresses(sql, schema, filter).then((r) => new Set(r.map((x) => x.address))),
+        ]);
+        const page = pageOf(ranking, {
+          desc: q.order === "desc",
+          after,
+          offset: q.offset,
+          limit: q.limit,
+          keep: (r) => (!q.status || r.status === q.status) && (!only || only.has(r.address)),
+        });
+        keys = page.rows.map((r) => ({ address: r.address, k: r.k.toString() }));
+        total = page.total;
+      } else {
+        const { page, count } = tokenPage(sql, schema, {
+          sort,
+          desc: q.order === "desc",
+          now: at,
+          filter,
+          after,
+          limit: q.limit,
+          offset: q.offset,
+        });
+        const [rows, [n]] = await Promise.all([
+          sql<{ address: string; k: string }[]>`${page}`,
+          sql<{ n: number }[]>`${count}`,
+        ]);
+        keys = rows;
+        total = n?.n ?? 0;
+      }
       const shown = keys.slice(0, q.limit);
       const last = shown.at(-1);
       return {
-        items: await records(
-          shown.map((k) => k.address),
-          at,
-        ),
-        total: n?.n ?? 0,
-        nextCursor:
-          keys.length > q.limit && last
-            ? encodeKeyset({ s: sort, o: q.order, k: String(last.k), a: last.address })
-            : null,
+        ok: true as const,
+        data: {
+          items: await records(
+            shown.map((k) => k.address),
+            at,
+          ),
+          total,
+          limit: q.limit,
+          offset: q.offset,
+          nextCursor:
+            keys.length > q.limit && last
+              ? encodeKeyset({ s: sort, o: q.order, k: String(last.k), a: last.address })
+              : null,
+          indexedBlock: state.block,
+        },
       };
-    });
-    return c.json(
-      { ok: true as const, data: { items, total, limit: q.limit, offset: q.offset, nextCursor } },
-      200,
-    );
+    };
+    const cached = await readViews(() => cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
   });
 
   app.openapi(detailRoute, async (c) => {
     const { address } = c.req.valid("param");
-    const [r] = await readViews(async () => records([address], await now()));
-    if (!r) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
-    return c.json({ ok: true as const, data: r }, 200);
+    const state = await tracker.current();
+    const at = state.time ?? Math.floor(Date.now() / 1000);
+    const cached = await readViews(() =>
+      cache.get(c.req.url, state, async () => {
+        const [r] = await records([address], at);
+        if (!r) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
+        return { ok: true as const, data: r };
+      }),
+    );
+    return sendCached(c, cached, REVALIDATE) as never;
   });
 }

@@ -6,7 +6,8 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import { type Bar, INTERVAL_SECONDS, type Interval, readCandles } from "../market/candles.ts";
-import { indexedNow } from "../market/clock.ts";
+import { REVALIDATE, sendCached } from "../market/read-cache.ts";
+import type { ReadDeps } from "../reads.ts";
 import { COMMON_ERRORS, ErrorEnvelope, intQuery, jsonResponse } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
 import { readViews } from "../views.ts";
@@ -169,6 +170,7 @@ const routes = {
     },
     responses: {
       200: jsonResponse("Bars, or no_data", UdfHistory),
+      304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
       404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
       ...COMMON_ERRORS,
     },
@@ -198,7 +200,7 @@ function priceScale(price: bigint): number {
 
 const num = (v: bigint) => Number(formatUnits(v, 18));
 
-export type UdfRouteDeps = { sql: Sql; settings: ApiSettings };
+export type UdfRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** The `/udf/*` TradingView datafeed. */
 export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
@@ -320,9 +322,10 @@ export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
     const interval = RESOLUTIONS[q.resolution] as Interval;
     const sec = INTERVAL_SECONDS[interval];
     const countback = c.req.query("countback") !== undefined;
-    const { bars, before } = await readViews(async () => {
+    const state = await d.reads.tracker.current();
+    const now = state.time ?? Math.floor(Date.now() / 1000);
+    const read = async () => {
       const r = await resolve(q.symbol);
-      const now = (await indexedNow(sql, schema)) ?? Math.floor(Date.now() / 1000);
       const read = (o: { from?: number; to: number; limit: number }) =>
         readCandles(sql, schema, {
           address: r.address,
@@ -337,17 +340,16 @@ export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
         to: q.to - 1,
         limit: q.countback,
       });
+      if (bars.length) return { s: "ok" as const, ...columns(bars) };
       // UDF's no_data carries where the previous bar is, so the chart stops asking further back.
-      const before = bars.length
-        ? []
-        : await read({ to: (countback ? q.to : Math.ceil(q.from / sec) * sec) - 1, limit: 1 });
-      return { bars, before };
-    });
-    if (!bars.length) {
-      const prev = before[0];
-      return c.json({ s: "no_data" as const, ...(prev ? { nextTime: prev.time } : {}) }, 200);
-    }
-    return c.json({ s: "ok" as const, ...columns(bars) }, 200);
+      const [prev] = await read({
+        to: (countback ? q.to : Math.ceil(q.from / sec) * sec) - 1,
+        limit: 1,
+      });
+      return { s: "no_data" as const, ...(prev ? { nextTime: prev.time } : {}) };
+    };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
   });
 
   app.openapi(routes.time, (c) => c.text(String(Math.floor(Date.now() / 1000)), 200));

@@ -69,6 +69,45 @@ describe("rateLimit", () => {
     expect((await app.request("/x", { headers: { "x-ip": "192.0.2.9" } })).status).toBe(200);
   });
 
+  it("under a high limit, two instances reserving hits in batches never admit past the shared budget", async () => {
+    // 300 per window: each instance reserves 3 hits per upsert (limit / 100).
+    const a = appWith({ unauthenticated: 300, authenticated: 600 });
+    const b = appWith({ unauthenticated: 300, authenticated: 600 });
+    let admitted = 0;
+    let refused = 0;
+    // Concurrent bursts on both instances, from one client.
+    for (let round = 0; round < 10; round++) {
+      const res = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? a : b).request("/x", { headers: { "x-ip": "192.0.2.50" } }),
+        ),
+      );
+      for (const r of res) r.status === 200 ? admitted++ : refused++;
+    }
+    // Unused reservations are lost for the window: at most one batch per instance.
+    expect(admitted).toBeLessThanOrEqual(300);
+    expect(admitted).toBeGreaterThanOrEqual(300 - 2 * 3);
+    expect(refused).toBe(400 - admitted);
+    const [row] = await db.sql<{ count: number }[]>`
+      select count from app.rate_limit where key = 'ip:192.0.2.50'`;
+    // Far fewer upserts than requests: the window's count is in steps of the batch.
+    expect(row?.count).toBeGreaterThanOrEqual(admitted);
+  });
+
+  it("a limit of 0 is off: no count, no headers, never 429", async () => {
+    const app = appWith({ unauthenticated: 0, authenticated: 5 });
+    for (let i = 0; i < 5; i++) {
+      const res = await app.request("/x", { headers: { "x-ip": "192.0.2.77" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ratelimit-limit")).toBeNull();
+    }
+    const [row] = await db.sql`select 1 from app.rate_limit where key = 'ip:192.0.2.77'`;
+    expect(row).toBeUndefined();
+    // The authenticated limit still holds.
+    const agent = await app.request("/x", { headers: { "x-ip": "192.0.2.77", "x-agent": "k" } });
+    expect(agent.headers.get("ratelimit-limit")).toBe("5");
+  });
+
   it("serves requests when the database cannot count (fail open)", async () => {
     const broken = new Proxy(db.sql, {
       apply: () => Promise.reject(new Error("connection refused")),

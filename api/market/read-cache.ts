@@ -1,0 +1,112 @@
+// Per-process cache of chain-derived answers, keyed by the indexed generation: an answer is
+// served again only while neither the index nor the app tables it joins moved.
+import { createHash } from "node:crypto";
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
+import { READ_CACHE_LIMITS } from "../limits.ts";
+import type { IndexedState } from "./indexed-block.ts";
+
+/** A serialised answer: the exact bytes, their strong ETag and the block they reflect. */
+export type CachedBody = { body: string; etag: string; block: string | null };
+
+/** A strong ETag: the body's SHA-256 (base64url, 162 bits kept). */
+export function strongEtag(body: string): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+/** True when `ifNoneMatch` (a header value) names `etag` (weak comparison, as RFC 9110 asks). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((t) => t.trim().replace(/^W\//, ""))
+    .some((t) => t === "*" || t === etag);
+}
+
+export type ReadCache = {
+  /**
+   * The answer of `key` at `state`: computed once per generation (concurrent requests share the
+   * computation), serialised once. A failed computation is not kept.
+   */
+  get(key: string, state: IndexedState, compute: () => Promise<unknown>): Promise<CachedBody>;
+};
+
+/**
+ * A read cache. Everything in it belongs to one generation: the first request that sees a newer
+ * one empties it. A request still holding an older generation computes without caching. Bounded
+ * by entries and by bytes (string lengths), oldest first.
+ *
+ * @example
+ * const cached = await cache.get(c.req.url, await tracker.current(), () => readPage());
+ */
+export function createReadCache(
+  o: { maxEntries?: number; maxBodyBytes?: number; maxTotalBytes?: number } = {},
+): ReadCache {
+  const maxEntries = o.maxEntries ?? READ_CACHE_LIMITS.maxEntries;
+  const maxBodyBytes = o.maxBodyBytes ?? READ_CACHE_LIMITS.maxBodyBytes;
+  const maxTotalBytes = o.maxTotalBytes ?? READ_CACHE_LIMITS.maxTotalBytes;
+  let gen = -1;
+  const entries = new Map<string, Promise<CachedBody>>();
+  const sizes = new Map<string, number>();
+  let total = 0;
+  const drop = (key: string) => {
+    entries.delete(key);
+    total -= sizes.get(key) ?? 0;
+    sizes.delete(key);
+  };
+  const serialise = async (state: IndexedState, compute: () => Promise<unknown>) => {
+    const body = JSON.stringify(await compute());
+    return { body, etag: strongEtag(body), block: state.block };
+  };
+  return {
+    get(key, state, compute) {
+      if (state.gen < gen) return serialise(state, compute);
+      if (state.gen > gen) {
+        gen = state.gen;
+        entries.clear();
+        sizes.clear();
+        total = 0;
+      }
+      const hit = entries.get(key);
+      if (hit) return hit;
+      const p = serialise(state, compute);
+      if (entries.size >= maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) drop(oldest);
+      }
+      entries.set(key, p);
+      p.then(
+        (r) => {
+          if (entries.get(key) !== p) return;
+          if (r.body.length > maxBodyBytes) return drop(key);
+          sizes.set(key, r.body.length);
+          total += r.body.length;
+          // Oldest first until the bytes fit (the newest answer itself always stays).
+          for (const k of entries.keys()) {
+            if (total <= maxTotalBytes || k === key) break;
+            drop(k);
+          }
+        },
+        () => {
+          if (entries.get(key) === p) drop(key);
+        },
+      );
+      return p;
+    },
+  };
+}
+
+/**
+ * Sends a cached answer: `ETag`, `Cache-Control`, `X-Indexed-Block`, and 304 when the client's
+ * `If-None-Match` still holds.
+ */
+export function sendCached(c: Context<AppEnv>, r: CachedBody, cacheControl: string): Response {
+  c.header("ETag", r.etag);
+  c.header("Cache-Control", cacheControl);
+  if (r.block !== null) c.header("X-Indexed-Block", r.block);
+  if (etagMatches(c.req.header("If-None-Match"), r.etag)) return c.body(null, 304);
+  return c.body(r.body, 200, { "Content-Type": "application/json" });
+}
+
+/** Cache-Control of answers that move with every block: stored, but revalidated (304 is cheap). */
+export const REVALIDATE = "no-cache";
