@@ -98,3 +98,10 @@ export const OUTBOUND_LIMITS = {
   pruneQueue: "outbound-prune",
   pruneCron: "17 * * * *",
 } as const;
+
+/**
+ * Advisory-lock namespace of the relayer's nonce (first key of `pg_advisory_xact_lock(ns,
+ * hashtext(address))`): every process that signs as the relayer (the API's deposit launches,
+ * the worker's launch saga) takes it, so no two sign the same nonce.
+ */
+export const RELAYER_NONCE_LOCK = 7_400_014;
