@@ -88,4 +88,4 @@ it("a worker killed after every saga step, and between storing and sending, resu
     functionName: "tokenCount",
   });
   expect(registered).toBe(1n);
-}, 200_000);
+}, 300_000);
