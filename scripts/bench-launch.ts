@@ -38,7 +38,13 @@ try {
   for (let i = 0; i < N; i++) agents.push(await createAgentCli(env, `bench-${i}`));
   const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
   const latencies: number[] = [];
-  const results: { agentId: string; status: number; headBlock: bigint; answeredAt: number }[] = [];
+  const results: {
+    agentId: string;
+    status: number;
+    headBlock: bigint;
+    askedAt: number;
+    answeredAt: number;
+  }[] = [];
   let next = 0;
   const t0 = Date.now();
   await Promise.all(
