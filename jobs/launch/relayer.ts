@@ -53,11 +53,23 @@ async function broadcast(ctx: SagaContext, raw: Hex): Promise<void> {
   }
 }
 
+/** A saga's calls waiting for the relayer's nonce. */
+type Batch = {
+  calls: RelayerCall[];
+  gases: bigint[];
+  save: (txs: StoredTx[]) => Promise<void>;
+  resolve: (txs: StoredTx[]) => void;
+  reject: (error: unknown) => void;
+};
+const waiting = new Map<string, Batch[]>();
+const draining = new Set<string>();
+
 /**
- * Signs `calls` with consecutive relayer nonces, stores them all (`save`, committed on its own
+ * Signs `calls` with consecutive relayer nonces, stores them (`save`, committed on its own
  * connection) and only then broadcasts them in nonce order, without waiting for any receipt:
  * independent transactions go into the same block, and a crash after `save` re-broadcasts the
- * same bytes (see `rebroadcastRelayerTxs`) instead of signing anew.
+ * same bytes (see `rebroadcastRelayerTxs`) instead of signing anew. Sagas that ask while the
+ * lock is held are served together in the next hold (one nonce read, one lock for all).
  *
  * @example
  * const [fund, safe] = await sendRelayerTxs(ctx, [fundCall, safeCall], saveBoth);
@@ -75,29 +87,83 @@ export async function sendRelayerTxs(
       client.estimateGas({ account: relayer.address, to: c.to, data: c.data, value: c.value }),
     ),
   );
-  return withRelayerNonce(ctx, async () => {
-    const [nonce, gasPrice] = await Promise.all([
-      client.getTransactionCount({ address: relayer.address, blockTag: "pending" }),
-      client.getGasPrice(),
-    ]);
-    const txs: StoredTx[] = [];
-    for (const [i, c] of calls.entries()) {
-      const raw = await relayer.signTransaction({
-        type: "legacy",
-        chainId: ctx.chain.id,
-        nonce: nonce + i,
-        to: c.to,
-        data: c.data,
-        value: c.value,
-        gas: ((gases[i] as bigint) * 12n) / 10n,
-        gasPrice: (gasPrice * BigInt(100 + (c.gasPriceBumpPercent ?? 0))) / 100n,
-      });
-      txs.push({ hash: keccak256(raw), raw, nonce: nonce + i });
-    }
-    await save(txs);
-    for (const t of txs) await broadcast(ctx, t.raw);
-    return txs;
+  const address = relayer.address.toLowerCase();
+  const done = new Promise<StoredTx[]>((resolve, reject) => {
+    const queue = waiting.get(address) ?? [];
+    queue.push({ calls, gases, save, resolve, reject });
+    waiting.set(address, queue);
   });
+  if (!draining.has(address)) void drain(ctx, address);
+  return done;
+}
+
+/** Serves waiting batches, all of them per lock hold, until none waits. */
+async function drain(ctx: SagaContext, address: string): Promise<void> {
+  draining.add(address);
+  try {
+    for (let batches = waiting.get(address); batches?.length; batches = waiting.get(address)) {
+      waiting.delete(address);
+      await withRelayerNonce(ctx, () => signStoreSend(ctx, batches as Batch[])).catch(
+        (error: unknown) => {
+          for (const b of batches as Batch[]) b.reject(error);
+        },
+      );
+    }
+  } finally {
+    draining.delete(address);
+  }
+}
+
+/**
+ * Under the nonce lock: each batch is signed from the next nonce and stored; a batch whose
+ * save fails is refused and its nonces go to the next one, so no gap is ever broadcast. Then
+ * everything stored is broadcast in nonce order; after a refusal the rest is not sent (their
+ * sagas fail and, resumed, find their transactions dropped).
+ */
+async function signStoreSend(ctx: SagaContext, batches: Batch[]): Promise<void> {
+  const { client, relayer } = ctx;
+  const [next, gasPrice] = await Promise.all([
+    client.getTransactionCount({ address: relayer.address, blockTag: "pending" }),
+    client.getGasPrice(),
+  ]);
+  let nonce = next;
+  const stored: { batch: Batch; txs: StoredTx[] }[] = [];
+  for (const batch of batches) {
+    try {
+      const txs: StoredTx[] = [];
+      for (const [i, c] of batch.calls.entries()) {
+        const raw = await relayer.signTransaction({
+          type: "legacy",
+          chainId: ctx.chain.id,
+          nonce: nonce + i,
+          to: c.to,
+          data: c.data,
+          value: c.value,
+          gas: ((batch.gases[i] as bigint) * 12n) / 10n,
+          gasPrice: (gasPrice * BigInt(100 + (c.gasPriceBumpPercent ?? 0))) / 100n,
+        });
+        txs.push({ hash: keccak256(raw), raw, nonce: nonce + i });
+      }
+      await batch.save(txs);
+      nonce += txs.length;
+      stored.push({ batch, txs });
+    } catch (error) {
+      batch.reject(error);
+    }
+  }
+  let refused: unknown;
+  for (const { batch, txs } of stored) {
+    if (refused === undefined) {
+      try {
+        for (const t of txs) await broadcast(ctx, t.raw);
+        batch.resolve(txs);
+        continue;
+      } catch (error) {
+        refused = error;
+      }
+    }
+    batch.reject(refused);
+  }
 }
 
 /**
