@@ -30,6 +30,9 @@ it("a worker killed after every saga step, and between storing and sending, resu
   const env = launchEnv(await isolatedEnv(), {
     LAUNCHPAD_TEST_KILL_POINTS: "all",
     LAUNCHPAD_TEST_MAX_RESTARTS: "20",
+    // Ten restarts, each waiting out the dead worker's lease: more than the default 120 s
+    // request deadline on a loaded machine. The request still waits for the one saga.
+    LAUNCH_DEADLINE_SECONDS: "400",
   });
   stack = await startStack(env);
   const sample = JSON.parse(
@@ -88,4 +91,4 @@ it("a worker killed after every saga step, and between storing and sending, resu
     functionName: "tokenCount",
   });
   expect(registered).toBe(1n);
-}, 300_000);
+}, 500_000);
