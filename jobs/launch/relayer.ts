@@ -115,10 +115,10 @@ async function drain(ctx: SagaContext, address: string): Promise<void> {
 }
 
 /**
- * Under the nonce lock: each batch is signed from the next nonce and stored; a batch whose
- * save fails is refused and its nonces go to the next one, so no gap is ever broadcast. Then
- * everything stored is broadcast in nonce order; after a refusal the rest is not sent (their
- * sagas fail and, resumed, find their transactions dropped).
+ * Under the nonce lock, batch after batch: signed from the next nonce, stored, broadcast. A
+ * batch whose save fails is refused and leaves its nonces to the next one; after a broadcast
+ * the node refuses, nothing more is signed (a later nonce would sit behind the gap) and the
+ * batches still waiting are refused: their sagas fail and a retry starts afresh.
  */
 async function signStoreSend(ctx: SagaContext, batches: Batch[]): Promise<void> {
   const { client, relayer } = ctx;
@@ -127,10 +127,9 @@ async function signStoreSend(ctx: SagaContext, batches: Batch[]): Promise<void> 
     client.getGasPrice(),
   ]);
   let nonce = next;
-  const stored: { batch: Batch; txs: StoredTx[] }[] = [];
-  for (const batch of batches) {
+  for (const [k, batch] of batches.entries()) {
+    const txs: StoredTx[] = [];
     try {
-      const txs: StoredTx[] = [];
       for (const [i, c] of batch.calls.entries()) {
         const raw = await relayer.signTransaction({
           type: "legacy",
@@ -145,24 +144,18 @@ async function signStoreSend(ctx: SagaContext, batches: Batch[]): Promise<void> 
         txs.push({ hash: keccak256(raw), raw, nonce: nonce + i });
       }
       await batch.save(txs);
-      nonce += txs.length;
-      stored.push({ batch, txs });
     } catch (error) {
       batch.reject(error);
+      continue;
     }
-  }
-  let refused: unknown;
-  for (const { batch, txs } of stored) {
-    if (refused === undefined) {
-      try {
-        for (const t of txs) await broadcast(ctx, t.raw);
-        batch.resolve(txs);
-        continue;
-      } catch (error) {
-        refused = error;
-      }
+    nonce += txs.length;
+    try {
+      for (const t of txs) await broadcast(ctx, t.raw);
+    } catch (error) {
+      for (const b of batches.slice(k)) b.reject(error);
+      return;
     }
-    batch.reject(refused);
+    batch.resolve(txs);
   }
 }
 
