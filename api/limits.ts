@@ -1,3 +1,5 @@
+import { RELAYER_NONCE_LOCK } from "../lib/limits.ts";
+
 /** The API's limits, in one place. */
 export const API_LIMITS = {
   /** Largest request body accepted (JSON bodies are small; webhooks included). */
@@ -28,8 +30,8 @@ export const RATE_LIMITS = {
 export const LAUNCH_API_LIMITS = {
   perKeyPerMinute: 10,
   windowSeconds: 60,
-  /** How often a waiting request looks at the saga. */
-  pollMs: 200,
+  /** How often a waiting request looks at the saga (one indexed row read). */
+  pollMs: 50,
 } as const;
 
 /** Offset and cursor lists: `limit` default and maximum (SPEC.md: default 20, max 100). */
@@ -94,8 +96,8 @@ export const DEPOSIT_LAUNCH_LIMITS = {
 
 /** Advisory-lock namespaces (first key of `pg_advisory_xact_lock(ns, hashtext(...))`). */
 export const LOCK_NAMESPACES = {
-  /** The relayer's nonce across API processes (deposit launches). */
-  relayerNonce: 7_400_014,
+  /** The relayer's nonce across processes (deposit launches and the launch saga). */
+  relayerNonce: RELAYER_NONCE_LOCK,
   /** One deposit-launch creation at a time per wallet (budget count and insert). */
   depositCreator: 7_400_015,
 } as const;

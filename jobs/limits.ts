@@ -15,6 +15,8 @@ export const JOB_LIMITS = {
   producerConnections: 2,
   /** How often a worker asks pg-boss for new jobs, in seconds. */
   pollingIntervalSeconds: 0.5,
+  /** The same on queues whose sends NOTIFY the worker (the launch saga): a backstop only. */
+  notifyPollingIntervalSeconds: 2,
 } as const;
 
 /** Limits of the launch saga. */
@@ -36,6 +38,16 @@ export const LAUNCH_LIMITS = {
   concurrency: 8,
   /** A transaction's receipt must arrive within this long. */
   receiptTimeoutMs: 60_000,
+  /** How often the saga asks for a receipt it waits on (a tenth of a devnet block). */
+  receiptPollMs: 100,
+  /** A relayer transaction dropped (its nonce used by another) is signed anew at most this often. */
+  relayerResends: 2,
+  /**
+   * The ServiceRegistry entry goes out in the same block as createToken and must be mined
+   * before it (the indexer follows the token from the entry on): it pays this much more gas
+   * price than the node's quote, which createToken pays, so block builders order it first.
+   */
+  registerGasPriceBumpPercent: 25,
   /** Gas units the agent wallet is funded for (identity registration and createToken). */
   fundGasUnits: 6_000_000n,
   /** Tax terms of every launch (SPEC.md token defaults): 2% buy, 2% sell. */

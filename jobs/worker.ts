@@ -47,6 +47,8 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     schema: JOB_LIMITS.schema,
     max: JOB_LIMITS.maxConnections,
     application_name: "launchpad-worker",
+    // One listening connection: a launch saga starts when it is sent, not at the next poll.
+    useListenNotify: true,
   });
   boss.on("error", (error: unknown) => p.log.error({ err: error }, "pg-boss error"));
   await boss.start();

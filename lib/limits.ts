@@ -124,3 +124,10 @@ export const POLICY_LIMITS = {
   /** Decimals of USD amounts in a policy. */
   usdDecimals: 6,
 } as const;
+
+/**
+ * Advisory-lock namespace of the relayer's nonce (first key of `pg_advisory_xact_lock(ns,
+ * hashtext(address))`): every process that signs as the relayer (the API's deposit launches,
+ * the worker's launch saga) takes it, so no two sign the same nonce.
+ */
+export const RELAYER_NONCE_LOCK = 7_400_014;

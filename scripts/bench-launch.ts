@@ -1,8 +1,11 @@
 /**
  * `npm run bench:launch`: boots the whole service (`launchpad start`, devnet, stand-ins) in a
  * temp data dir, launches N agents through POST /v2/agents/launch (BENCH_LAUNCHES, default 10;
- * BENCH_CONCURRENCY at once, default 1) and prints p50/p99 request-to-response latency and the
- * transactions and blocks each launch took on chain.
+ * BENCH_CONCURRENCY at once, default 1) and prints p50/p99 request-to-response latency, the
+ * blocks from the request to TokenCreate as an outside client counts them (the head block when
+ * it sends, the block of TokenCreate), the transactions and blocks each launch took on chain,
+ * and where the wall time went (job pickup, each saga step, the answer after the saga).
+ * The ceiling in the same run: the devnet's block time (a launch cannot beat its blocks).
  */
 import { rmSync } from "node:fs";
 import { createPublicClient, type Hash, http } from "viem";
@@ -33,22 +36,35 @@ try {
   ).sampleImageUrl;
   const agents: Agent[] = [];
   for (let i = 0; i < N; i++) agents.push(await createAgentCli(env, `bench-${i}`));
+  const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
   const latencies: number[] = [];
-  const results: { agentId: string; status: number }[] = [];
+  const results: {
+    agentId: string;
+    status: number;
+    headBlock: bigint;
+    askedAt: number;
+    answeredAt: number;
+  }[] = [];
   let next = 0;
   const t0 = Date.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < agents.length) {
         const a = agents[next++] as Agent;
+        const ticker = `B${next}`;
+        // The outside client's view of the chain when it asks (an RPC call before the request).
+        const headBlock = await client.getBlockNumber({ cacheTime: 0 });
+        const askedAt = Date.now();
         const start = performance.now();
-        const r = await launch(
-          stack.apiUrl,
-          launchBody(a, sample, { ticker: `B${next}` }),
-          bearer(a),
-        );
+        const r = await launch(stack.apiUrl, launchBody(a, sample, { ticker }), bearer(a));
         latencies.push(performance.now() - start);
-        results.push({ agentId: a.agentId, status: r.status });
+        results.push({
+          agentId: a.agentId,
+          status: r.status,
+          headBlock,
+          askedAt,
+          answeredAt: Date.now(),
+        });
       }
     }),
   );
@@ -57,26 +73,50 @@ try {
   const sql = stackSql(env.LAUNCHPAD_DATA_DIR as string);
   const rows = await sql<
     {
+      agent_id: string;
       fund: Hash | null;
       safe: Hash | null;
       identity: Hash | null;
       register: Hash | null;
       create: Hash | null;
+      started_at: Date;
+      finished_at: Date;
     }[]
   >`
-    select fund_tx->>'hash' as fund, safe_tx->>'hash' as safe, identity_tx as identity,
-      register_tx->>'hash' as register, create_tx as create from app.launch_sagas where status = 'succeeded'`;
+    select agent_id, fund_tx->>'hash' as fund, safe_tx->>'hash' as safe, identity_tx as identity,
+      register_tx->>'hash' as register, create_tx as create, started_at, finished_at
+    from app.launch_sagas where status = 'succeeded'`;
+  // Where the wall time goes: pickup (saga row to first step), each step, answer after finish.
+  const steps = await sql<{ step: string; ms: number }[]>`
+    select b.step, extract(epoch from (e.at - b.at)) * 1000 as ms
+    from app.launch_steps b join lateral (
+      select at from app.launch_steps e where e.agent_id = b.agent_id and e.attempt = b.attempt
+        and e.step = b.step and e.phase <> 'begin' and e.id > b.id order by e.id limit 1) e on true
+    where b.phase = 'begin'`;
+  const pickups = await sql<{ ms: number }[]>`
+    select extract(epoch from (min(st.at) - s.started_at)) * 1000 as ms
+    from app.launch_sagas s join app.launch_steps st using (agent_id)
+    group by s.agent_id, s.started_at`;
   await sql.end();
-  const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
   const txCounts: number[] = [];
   const blockCounts: number[] = [];
+  const outsideBlocks: number[] = [];
+  const answerLags: number[] = [];
+  const apiLags: number[] = [];
   for (const r of rows) {
-    const hashes = Object.values(r).filter(Boolean) as Hash[];
+    const hashes = [r.fund, r.safe, r.identity, r.register, r.create].filter(Boolean) as Hash[];
     const blocks = new Set<bigint>();
     for (const h of hashes)
       blocks.add((await client.getTransactionReceipt({ hash: h })).blockNumber);
     txCounts.push(hashes.length);
     blockCounts.push(blocks.size);
+    const asked = results.find((x) => x.agentId === r.agent_id);
+    if (asked && r.create) {
+      const created = (await client.getTransactionReceipt({ hash: r.create })).blockNumber;
+      outsideBlocks.push(Number(created - asked.headBlock));
+      answerLags.push(asked.answeredAt - r.finished_at.getTime());
+      apiLags.push(r.started_at.getTime() - asked.askedAt);
+    }
   }
   const ok = results.filter((r) => r.status === 200).length;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -91,6 +131,26 @@ try {
   console.log(
     `blocks/launch   ${mean(blockCounts).toFixed(1)} distinct blocks (devnet block time ${env.DEVNET_BLOCK_TIME ?? 1} s)`,
   );
+  const hist = new Map<number, number>();
+  for (const b of outsideBlocks) hist.set(b, (hist.get(b) ?? 0) + 1);
+  console.log(
+    `request->create p50 ${pct(outsideBlocks, 50)} blocks, max ${Math.max(...outsideBlocks)} (outside count: head block at request to TokenCreate block; ${[
+      ...hist,
+    ]
+      .sort((x, y) => x[0] - y[0])
+      .map(([b, n]) => `${b}: ${n}`)
+      .join(", ")})`,
+  );
+  console.log(
+    `ceiling         ${pct(outsideBlocks, 50)} blocks at ${env.DEVNET_BLOCK_TIME ?? 1} s: a launch answers no sooner than its blocks are mined`,
+  );
+  const ms = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(0)} ms, mean ${mean(xs).toFixed(0)} ms`;
+  console.log(`request to saga ${ms(apiLags)} (the API's checks before it stores the saga)`);
+  console.log(`job pickup      ${ms(pickups.map((p) => Number(p.ms)))}`);
+  const byStep = new Map<string, number[]>();
+  for (const s of steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), Number(s.ms)]);
+  for (const [step, xs] of byStep) console.log(`  step ${step.padEnd(15)} ${ms(xs)}`);
+  console.log(`answer after saga ${ms(answerLags)}`);
 } finally {
   await stack.stop();
   await stack.cleanup();

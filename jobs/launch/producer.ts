@@ -20,6 +20,18 @@ export async function enqueueSaga(boss: PgBoss, agentId: string): Promise<void> 
 }
 
 /**
+ * Creates the saga queue with NOTIFY on (a sent job wakes a listening worker at once instead of
+ * at its next poll), turning it on for a queue an older version created without it.
+ *
+ * @example
+ * await ensureLaunchQueue(boss);
+ */
+export async function ensureLaunchQueue(boss: PgBoss): Promise<void> {
+  await boss.createQueue(LAUNCH_LIMITS.queue, { notify: true });
+  await boss.updateQueue(LAUNCH_LIMITS.queue, { notify: true });
+}
+
+/**
  * A pg-boss producer for the API: no maintenance or scheduling of its own (the worker does
  * that), started on first use.
  *
@@ -39,7 +51,7 @@ export function createSagaProducer(databaseUrl: string) {
       });
       b.on("error", () => {});
       await b.start();
-      await b.createQueue(LAUNCH_LIMITS.queue);
+      await ensureLaunchQueue(b);
       return b;
     })().catch((error: unknown) => {
       started = undefined;

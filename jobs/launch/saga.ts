@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import { announceLaunch } from "./announce.ts";
+import { STEPS } from "./chain-steps.ts";
 import type { SagaContext } from "./context.ts";
 import { classify } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
 import { recordStep, type SagaRow } from "./row.ts";
-import { SAGA_STEPS } from "./step-names.ts";
-import { STEPS } from "./steps.ts";
+import { SAGA_STAGES, type SagaStep } from "./step-names.ts";
 
 const WORKER_ID = `${process.pid}:${randomUUID().slice(0, 8)}`;
 
@@ -37,21 +37,39 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
   }, LAUNCH_LIMITS.heartbeatMs);
   const log = ctx.log.child({ agentId, attempt: saga.attempt });
   let current = "start";
+  const runStep = async (step: SagaStep) => {
+    current = step;
+    await sql`update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId}`;
+    await recordStep(sql, saga, step, "begin");
+    const outcome = await STEPS[step](ctx, saga);
+    await recordStep(sql, saga, step, outcome === "done" ? "end" : "skip");
+    log.info({ step, outcome }, "launch step");
+    maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId, step });
+  };
+  const runLane = async (lane: readonly SagaStep[]) => {
+    for (const step of lane) {
+      try {
+        await runStep(step);
+      } catch (error) {
+        throw new StepFailure(step, error);
+      }
+    }
+  };
   try {
-    for (const step of SAGA_STEPS) {
-      current = step;
-      await sql`update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId}`;
-      await recordStep(sql, saga, step, "begin");
-      const outcome = await STEPS[step](ctx, saga);
-      await recordStep(sql, saga, step, outcome === "done" ? "end" : "skip");
-      log.info({ step, outcome }, "launch step");
-      maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId, step });
+    for (const lanes of SAGA_STAGES as readonly (readonly (readonly SagaStep[])[])[]) {
+      // Every lane runs to its end or its failure before the saga records one.
+      const settled = await Promise.allSettled(lanes.map(runLane));
+      const failed = settled.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
     }
     current = "finish";
     await finish(ctx, saga);
     log.info({ token: saga.token_address }, "agent launched");
     if (ctx.announcer) await announceLaunch(ctx, ctx.announcer, saga);
-  } catch (error) {
+  } catch (thrown) {
+    const step = thrown instanceof StepFailure ? thrown.step : current;
+    const error = thrown instanceof StepFailure ? thrown.error : thrown;
+    current = step;
     const e = classify(error, current);
     log.warn({ step: current, code: e.code, err: error }, "launch failed");
     await recordStep(sql, saga, current, "error", { code: e.code, message: e.message }).catch(
@@ -68,6 +86,16 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
       .catch((err: unknown) => log.error({ err }, "could not record the failure"));
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/** A step's failure, carrying the step (lanes run at once, so "the current step" is ambiguous). */
+class StepFailure {
+  readonly step: string;
+  readonly error: unknown;
+  constructor(step: string, error: unknown) {
+    this.step = step;
+    this.error = error;
   }
 }
 

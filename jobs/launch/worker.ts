@@ -4,7 +4,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
 import { sagaContext } from "./context.ts";
-import { enqueueSaga, orphanedSagas } from "./producer.ts";
+import { enqueueSaga, ensureLaunchQueue, orphanedSagas } from "./producer.ts";
 import { runSaga } from "./saga.ts";
 import { syncAgentStatus } from "./status.ts";
 
@@ -21,12 +21,14 @@ export async function startLaunchWorker(
   p: StartLaunchWorkerParameters,
 ): Promise<() => Promise<void>> {
   const ctx = sagaContext({ config: p.config, sql: p.sql, log: p.log });
-  await p.boss.createQueue(LAUNCH_LIMITS.queue);
+  await ensureLaunchQueue(p.boss);
   await p.boss.work<{ agentId: string }>(
     LAUNCH_LIMITS.queue,
     {
       localConcurrency: LAUNCH_LIMITS.concurrency,
       pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
+      // NOTIFY wakes the worker when a saga is sent; polling stays as the backstop.
+      notifyPollingIntervalSeconds: JOB_LIMITS.notifyPollingIntervalSeconds,
     },
     async ([job]) => {
       if (job) await runSaga(ctx, job.data.agentId);

@@ -82,6 +82,7 @@ export function chainClient(env: Record<string, string>): PublicClient {
 export type Record_ = {
   contracts: Record<string, Address>;
   deployedAtBlock: number;
+  accounts: { relayer: Address };
 };
 export function readRecord(dataDir: string): Record_ {
   return JSON.parse(readFileSync(join(dataDir, "devnet", "deployment.json"), "utf8"));

@@ -6,7 +6,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
-import { SAGA_STEPS } from "../../jobs/launch/step-names.ts";
+import { SAGA_STEPS, STORE_KILL_POINTS } from "../../jobs/launch/step-names.ts";
 import { isolatedEnv, runCli, type Stack, startStack } from "../helpers/cli.ts";
 import {
   bearer,
@@ -23,27 +23,41 @@ afterAll(async () => {
   await stack?.cleanup();
 });
 
-it("a worker killed after every saga step resumes to exactly one wallet, Safe, NFT and token", async () => {
-  // Test mode: the worker SIGKILLs itself once after each step; the supervisor restarts it.
+it("a worker killed after every saga step, and between storing and sending, resumes to exactly one wallet, Safe, NFT and token", async () => {
+  // Test mode: the worker SIGKILLs itself once after each step (a "*-sent" step: broadcast, not
+  // yet mined) and once after storing signed relayer transactions before broadcasting them;
+  // the supervisor restarts it.
   const env = launchEnv(await isolatedEnv(), {
     LAUNCHPAD_TEST_KILL_POINTS: "all",
     LAUNCHPAD_TEST_MAX_RESTARTS: "20",
+    // Ten restarts, each waiting out the dead worker's lease: more than the default 120 s
+    // request deadline on a loaded machine. The request still waits for the one saga.
+    LAUNCH_DEADLINE_SECONDS: "400",
   });
   stack = await startStack(env);
   const sample = JSON.parse(
     (await runCli(["devnet", "info", "--json"], env)).stdout,
   ).sampleImageUrl;
   const a = await createAgentCli(env, "crash-agent");
+  const client = chainClient(env);
+  const record = readRecord(env.LAUNCHPAD_DATA_DIR as string);
+  const relayerNonce = () => client.getTransactionCount({ address: record.accounts.relayer });
+  const relayerBefore = await relayerNonce();
   const r = await launch(stack.apiUrl, launchBody(a, sample), bearer(a));
   expect(r.status).toBe(200);
   const d = r.body.data;
 
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
+  const points = [...SAGA_STEPS, ...STORE_KILL_POINTS];
   const kills = readdirSync(join(dataDir, "test-kills")).map((f) => f.split(".").at(-1));
-  expect(kills.sort()).toEqual([...SAGA_STEPS].sort());
+  expect(kills.sort()).toEqual(points.sort());
   expect(stack.output().match(/worker exited \(SIGKILL\); restarting/g)).toHaveLength(
-    SAGA_STEPS.length,
+    points.length,
   );
+  // Nothing sent twice: the relayer mined funding, Safe and entry once each; the agent wallet
+  // its identity and createToken.
+  expect((await relayerNonce()) - relayerBefore).toBe(3);
+  expect(await client.getTransactionCount({ address: d.walletAddress })).toBe(2);
 
   // The signer holds one wallet for the agent.
   const store = JSON.parse(readFileSync(join(dataDir, "steward", "store.json"), "utf8"));
@@ -51,8 +65,6 @@ it("a worker killed after every saga step resumes to exactly one wallet, Safe, N
     Object.values(store.wallets).filter((w) => (w as { agentId: string }).agentId === a.agentId),
   ).toHaveLength(1);
 
-  const client = chainClient(env);
-  const record = readRecord(dataDir);
   const fromBlock = BigInt(record.deployedAtBlock);
   const c = record.contracts as Record<string, Address>;
   const safes = await client.getLogs({
@@ -79,4 +91,4 @@ it("a worker killed after every saga step resumes to exactly one wallet, Safe, N
     functionName: "tokenCount",
   });
   expect(registered).toBe(1n);
-}, 200_000);
+}, 500_000);

@@ -210,6 +210,17 @@ describe("launch", () => {
     });
     expect(ev?.args.token.toLowerCase()).toBe(d.tokenAddress);
     expect(ev?.args.name).toBe("Test Agent");
+    // The ServiceRegistry entry goes out with createToken (same block, ordered first): the
+    // indexer still followed the token from its entry on and saw the mint.
+    let indexed: { registered_block: string; created_block: string | null } | undefined;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      [indexed] = await sql<{ registered_block: string; created_block: string | null }[]>`
+        select registered_block::text, created_block::text from onchain.token where address = ${d.tokenAddress}`;
+      if (indexed?.created_block) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(indexed?.created_block).toBe(String(receipt.blockNumber));
+    expect(BigInt(indexed?.registered_block ?? -1)).toBeLessThanOrEqual(receipt.blockNumber);
 
     const token = d.tokenAddress as Address;
     const read = <T>(

@@ -1,0 +1,299 @@
+import { type Address, encodeFunctionData, getAbiItem, parseEventLogs } from "viem";
+import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
+import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
+import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
+import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { pairAddress } from "../../lib/pair.ts";
+import { UpstreamError } from "../../services/http.ts";
+import { LAUNCH_LIMITS } from "../limits.ts";
+import type { SagaContext } from "./context.ts";
+import { SagaError } from "./errors.ts";
+import { maybeKill } from "./kill-points.ts";
+import {
+  nodeKnows,
+  type RelayerCall,
+  rebroadcastRelayerTxs,
+  type StoredTx,
+  sendRelayerTxs,
+  settleRelayerTx,
+} from "./relayer.ts";
+import { patchSaga, type SagaPatch, type SagaRow } from "./row.ts";
+import type { SagaStep, STORE_KILL_POINTS } from "./step-names.ts";
+import {
+  launchpad,
+  lower,
+  need,
+  registrationPath,
+  type Step,
+  treasuryPlan,
+  wallet,
+} from "./steps.ts";
+
+// The chain half of the saga. Every transaction is stored before it is broadcast (relayer:
+// the signed bytes in the saga row; agent wallet: the signer keeps them per idempotency key),
+// so a resumed step re-broadcasts the same transaction or, if its nonce went to another one,
+// re-checks the chain before signing anew: nothing is lost and nothing is sent twice.
+
+/** Test mode: a crash after the signed transactions are stored, before they are broadcast. */
+const killPoint = (ctx: SagaContext, saga: SagaRow, step: (typeof STORE_KILL_POINTS)[number]) =>
+  maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId: saga.agent_id, step });
+
+const receiptWait = {
+  timeout: LAUNCH_LIMITS.receiptTimeoutMs,
+  pollingInterval: LAUNCH_LIMITS.receiptPollMs,
+};
+
+const launchFee = (ctx: SagaContext) =>
+  ctx.client.readContract({
+    address: ctx.contracts.tokenManager2,
+    abi: tokenManager2Abi,
+    functionName: "_launchFee",
+  });
+
+/** Gas money the wallet still needs for its two transactions and the launch fee; null: none. */
+async function fundCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
+  const address = need(saga.wallet_address, "wallet");
+  const [balance, gasPrice, fee] = await Promise.all([
+    ctx.client.getBalance({ address }),
+    ctx.client.getGasPrice(),
+    launchFee(ctx),
+  ]);
+  const target = fee + gasPrice * LAUNCH_LIMITS.fundGasUnits;
+  return balance >= target ? null : { to: address, value: target - balance };
+}
+
+/** The Safe's deployment, unless code already sits at its CREATE2 address. */
+async function safeCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
+  const plan = await treasuryPlan(ctx, saga);
+  const code = await ctx.client.getCode({ address: plan.address });
+  if (code && code !== "0x") return null;
+  return {
+    to: ctx.contracts.safeProxyFactory,
+    data: encodeFunctionData({
+      abi: safeProxyFactoryAbi,
+      functionName: "createProxyWithNonce",
+      args: [ctx.contracts.safeL2Singleton, plan.initializer, plan.saltNonce],
+    }),
+  };
+}
+
+/** The ServiceRegistry entry of the predicted token, unless it is registered already. */
+async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
+  const token = need(saga.predicted_token, "predicted token");
+  const registered = await ctx.client.readContract({
+    address: ctx.contracts.serviceRegistry,
+    abi: serviceRegistryAbi,
+    functionName: "isRegistered",
+    args: [token],
+  });
+  if (registered) return null;
+  const pair = pairAddress({
+    factory: ctx.contracts.dexFactory,
+    token,
+    wbnb: ctx.contracts.wbnb,
+    initCodeHash: ctx.pairInitCodeHash,
+  });
+  return {
+    to: ctx.contracts.serviceRegistry,
+    gasPriceBumpPercent: LAUNCH_LIMITS.registerGasPriceBumpPercent,
+    data: encodeFunctionData({
+      abi: serviceRegistryAbi,
+      functionName: "registerToken",
+      args: [
+        token,
+        pair,
+        need(saga.wallet_address, "wallet"),
+        need(saga.treasury_address, "treasury"),
+        BigInt(need(saga.eip8004_token_id, "identity")),
+      ],
+    }),
+  };
+}
+
+/** Funding and the treasury Safe, signed with consecutive relayer nonces and sent together. */
+const fundingSent: Step = async (ctx, saga) => {
+  const plan = await treasuryPlan(ctx, saga);
+  if (saga.treasury_address !== plan.address)
+    await patchSaga(ctx.sql, saga, { treasury_address: plan.address });
+  // A resumed saga re-sends what it stored; funding-mined decides whether it was dropped.
+  await rebroadcastRelayerTxs(ctx, [saga.fund_tx, saga.safe_tx]);
+  const [fund, safe] = await Promise.all([
+    saga.fund_tx ? null : fundCall(ctx, saga),
+    saga.safe_tx ? null : safeCall(ctx, saga),
+  ]);
+  const calls = [fund, safe].filter((c): c is RelayerCall => c !== null);
+  if (calls.length === 0) return "skipped";
+  await sendRelayerTxs(ctx, calls, async (txs) => {
+    const patch: SagaPatch = {};
+    let i = 0;
+    if (fund) patch.fund_tx = txs[i++] as StoredTx;
+    if (safe) patch.safe_tx = txs[i++] as StoredTx;
+    await patchSaga(ctx.sql, saga, patch);
+    killPoint(ctx, saga, "funding-stored");
+  });
+  return "done";
+};
+
+/** Both relayer transactions mined (a dropped one is re-checked and sent again). */
+const fundingMined: Step = async (ctx, saga) => {
+  await Promise.all([
+    settleRelayerTx({
+      ctx,
+      stored: saga.fund_tx,
+      needed: () => fundCall(ctx, saga),
+      save: (tx) => patchSaga(ctx.sql, saga, { fund_tx: tx }),
+    }),
+    settleRelayerTx({
+      ctx,
+      stored: saga.safe_tx,
+      needed: () => safeCall(ctx, saga),
+      save: (tx) => patchSaga(ctx.sql, saga, { safe_tx: tx }),
+    }),
+  ]);
+  return "done";
+};
+
+const registeredEvent = getAbiItem({ abi: identityRegistryDevnetAbi, name: "Registered" });
+
+/** The ERC-8004 identity, sent from the (now funded) agent wallet; skipped if it owns one. */
+const identitySent: Step = async (ctx, saga) => {
+  if (saga.eip8004_token_id !== null || saga.identity_tx) return "skipped";
+  const owner = need(saga.wallet_address, "wallet");
+  const found = await ctx.client.getLogs({
+    address: ctx.contracts.identityRegistry,
+    event: registeredEvent,
+    args: { owner },
+    fromBlock: ctx.fromBlock,
+  });
+  if (found[0]) {
+    await patchSaga(ctx.sql, saga, {
+      eip8004_token_id: String(found[0].args.agentId),
+      identity_tx: found[0].transactionHash,
+    });
+    return "skipped";
+  }
+  // The signer stores the signed transaction per idempotency key: a retry re-sends the same one.
+  const { txHash } = await ctx.steward.sendTransaction(need(saga.wallet_id, "wallet"), {
+    to: ctx.contracts.identityRegistry,
+    idempotencyKey: "identity",
+    data: encodeFunctionData({
+      abi: identityRegistryDevnetAbi,
+      functionName: "register",
+      args: [
+        `${ctx.apiUrl}${registrationPath(saga.agent_id)}`,
+        [{ metadataKey: "treasury", metadataValue: need(saga.treasury_address, "treasury") }],
+      ],
+    }),
+  });
+  await patchSaga(ctx.sql, saga, { identity_tx: txHash });
+  return "done";
+};
+
+/** The identity's token id from its Registered event. */
+const identityMined: Step = async (ctx, saga) => {
+  if (saga.eip8004_token_id !== null) return "skipped";
+  const hash = need(saga.identity_tx, "identity transaction");
+  const receipt = await ctx.client.waitForTransactionReceipt({ hash, ...receiptWait });
+  const [ev] = parseEventLogs({
+    abi: identityRegistryDevnetAbi,
+    logs: receipt.logs,
+    eventName: "Registered",
+  });
+  if (receipt.status !== "success" || !ev) throw new Error(`identity registration ${hash} failed`);
+  await patchSaga(ctx.sql, saga, { eip8004_token_id: String(ev.args.agentId) });
+  return "done";
+};
+
+/**
+ * The ServiceRegistry entry, then createToken, without waiting in between: the entry is in
+ * the node's pool at a higher gas price before createToken is sent, so it is mined first or in
+ * an earlier block, and the indexer sees the token's mint.
+ */
+const createSent: Step = async (ctx, saga) => {
+  if (saga.token_address || saga.create_tx) return "skipped";
+  let entryPending = false;
+  if (saga.register_tx) {
+    await rebroadcastRelayerTxs(ctx, [saga.register_tx]);
+    entryPending = await nodeKnows(ctx, saga.register_tx.hash);
+  }
+  // Stored but unknown to the node: it never went out and its nonce may be gone; sign anew.
+  const entry = entryPending ? null : await registerCall(ctx, saga);
+  if (entry) {
+    await sendRelayerTxs(ctx, [entry], async ([tx]) => {
+      await patchSaga(ctx.sql, saga, { register_tx: tx });
+      killPoint(ctx, saga, "register-stored");
+    });
+  }
+  let hash: `0x${string}`;
+  try {
+    ({ txHash: hash } = await ctx.steward.sendTransaction(need(saga.wallet_id, "wallet"), {
+      to: ctx.contracts.tokenManager2,
+      value: (await launchFee(ctx)).toString(),
+      // One key per signed args: the signer returns the same transaction on a retry.
+      idempotencyKey: `create:${need(saga.request_id, "request id")}`,
+      data: encodeFunctionData({
+        abi: tokenManager2Abi,
+        functionName: "createToken",
+        args: [need(saga.create_arg, "create args"), need(saga.create_signature, "signature")],
+      }),
+    }));
+  } catch (error) {
+    // The signer simulates first: a revert is the launchpad contract refusing the args.
+    if (error instanceof UpstreamError && error.refusedWith(422)) {
+      throw new SagaError("LAUNCHPAD_ERROR", `createToken would revert: ${error.details ?? ""}`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  await patchSaga(ctx.sql, saga, { create_tx: hash });
+  return "done";
+};
+
+/** createToken and the entry mined; the token from TokenCreate. */
+const createMined: Step = async (ctx, saga) => {
+  if (saga.token_address) return "skipped";
+  const hash = need(saga.create_tx, "create transaction");
+  const [receipt, entry] = await Promise.all([
+    ctx.client.waitForTransactionReceipt({ hash, ...receiptWait }),
+    settleRelayerTx({
+      ctx,
+      stored: saga.register_tx,
+      needed: () => registerCall(ctx, saga),
+      save: (tx) => patchSaga(ctx.sql, saga, { register_tx: tx }),
+    }),
+  ]);
+  if (receipt.status !== "success")
+    throw new SagaError("LAUNCHPAD_ERROR", `createToken ${hash} reverted`);
+  const [ev] = parseEventLogs({
+    abi: tokenManager2Abi,
+    logs: receipt.logs,
+    eventName: "TokenCreate",
+  });
+  if (!ev) throw new SagaError("LAUNCHPAD_ERROR", `createToken ${hash} emitted no TokenCreate`);
+  if (
+    entry &&
+    (entry.blockNumber > receipt.blockNumber ||
+      (entry.blockNumber === receipt.blockNumber &&
+        entry.transactionIndex > receipt.transactionIndex))
+  ) {
+    ctx.log.error(
+      { agentId: saga.agent_id, entry: entry.transactionHash, create: hash },
+      "the ServiceRegistry entry was mined after createToken: the indexer misses the mint",
+    );
+  }
+  await patchSaga(ctx.sql, saga, { token_address: lower(ev.args.token as Address) });
+  return "done";
+};
+
+/** Every step by name (the plan is in step-names.ts). */
+export const STEPS: Record<SagaStep, Step> = {
+  wallet,
+  "funding-sent": fundingSent,
+  launchpad,
+  "funding-mined": fundingMined,
+  "identity-sent": identitySent,
+  "identity-mined": identityMined,
+  "create-sent": createSent,
+  "create-mined": createMined,
+};
