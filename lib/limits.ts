@@ -98,3 +98,6 @@ export const OUTBOUND_LIMITS = {
   pruneQueue: "outbound-prune",
   pruneCron: "17 * * * *",
 } as const;
+
+/** The indexer's JSON-RPC requests (lib/indexer/transport.ts); Ponder's own default. */
+export const INDEXER_RPC_LIMITS = { timeoutMs: 10_000 } as const;
