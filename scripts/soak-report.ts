@@ -5,15 +5,22 @@ export type SoakSample = {
   minute: number;
   block: number | null;
   stateBytes: number;
-  /** RSS in KiB per process kind (anvil, postgres, api, worker, indexer, ponder, …). */
+  /** Memory (PSS) in KiB per process kind (anvil, postgres, api, worker, indexer, ponder, …). */
   rssKb: Record<string, number>;
   lagP99: number | null;
   readP99Ms: number | null;
   trades: number;
 };
 
-/** Resident memory of a process in KiB (0 when it is gone). */
+/**
+ * Memory of a process in KiB: its proportional set size (shared pages split between the
+ * processes that map them, so Postgres' shared buffers count once), else its RSS; 0 when gone.
+ */
 export function rssKb(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    if (m) return Number(m[1]);
+  } catch {}
   try {
     const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) : 0;

@@ -165,7 +165,7 @@ function memory(): Record<string, number> {
   for (const pid of stack.tree()) {
     let cmd: string[];
     try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
     } catch {
       continue;
     }
