@@ -21,7 +21,7 @@ import { registerDiscovery } from "./routes/discovery.ts";
 import { registerEvents } from "./routes/events.ts";
 import { registerHealth } from "./routes/health.ts";
 import { registerHolders } from "./routes/holders.ts";
-import { type HeadBlockReader, registerIndexer } from "./routes/indexer.ts";
+import { type HeadBlockReader, registerIndexer, rpcHeadBlock } from "./routes/indexer.ts";
 import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
 import { registerTokens } from "./routes/tokens.ts";
@@ -104,10 +104,12 @@ export function createApp(p: CreateAppParameters) {
 
   // Liveness answers before the limiter: probes must never be throttled, and it is the
   // benchmark's ceiling (no database round trip).
+  const headBlock = p.headBlock ?? rpcHeadBlock(p.settings.rpcUrls);
   registerHealth(app, {
     service: p.service ?? "launchpad",
     env: p.env,
     startedAt: p.startedAt ?? Date.now(),
+    deep: { sql: p.sql, viewsSchema: p.settings.viewsSchema, headBlock },
   });
 
   // Signed webhooks are authenticated per request and come in bursts from a few senders:
@@ -123,7 +125,7 @@ export function createApp(p: CreateAppParameters) {
 
   const deps = { sql: p.sql, settings: p.settings };
   registerDiscovery(app, p.settings);
-  registerIndexer(app, { ...deps, headBlock: p.headBlock });
+  registerIndexer(app, { ...deps, headBlock });
   // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
   const dashboard = registerDashboard(app, {
     ...deps,

@@ -9,6 +9,7 @@ const gunzipAsync = promisify(gunzip);
 type AnvilState = {
   best_block_number?: number | string;
   blocks?: { header: { number: string }; transactions?: unknown[] }[];
+  transactions?: { info?: { traces?: unknown[] } }[];
   historical_states?: unknown;
   [key: string]: unknown;
 };
@@ -19,7 +20,8 @@ type AnvilState = {
  *
  * The file holds the accounts and storage as of the head, every block that carries
  * transactions (with its transactions and receipts), blocks 0 and 1 (block 1 names the chain),
- * and the last `recentBlocks` blocks; older empty blocks and historical states are left out.
+ * and the last `recentBlocks` blocks; older empty blocks, historical states and call traces are
+ * left out.
  * So it grows with what the chain holds, not with the number of blocks mined.
  *
  * @returns the bytes written.
@@ -50,7 +52,8 @@ export async function dumpState(
 
 /**
  * Leaves out of a state dump what does not grow with the chain's contents: empty blocks older
- * than `recentBlocks` behind the head (blocks 0 and 1 always stay) and historical states.
+ * than `recentBlocks` behind the head (blocks 0 and 1 always stay), historical states, and the
+ * transactions' call traces.
  */
 export function trimState(
   state: AnvilState,
@@ -61,7 +64,12 @@ export function trimState(
     const n = Number(b.header.number);
     return n <= 1 || n > best - recentBlocks || (b.transactions?.length ?? 0) > 0;
   });
-  return { ...state, blocks, historical_states: null };
+  // Call traces are most of a transaction's bytes and only `debug_`/`trace_` calls read them;
+  // receipts and logs stay.
+  const transactions = (state.transactions ?? []).map((t) =>
+    t.info ? { ...t, info: { ...t.info, traces: [] } } : t,
+  );
+  return { ...state, blocks, transactions, historical_states: null };
 }
 
 /** Where anvil itself writes the state when it stops on a signal (beside the state file). */
