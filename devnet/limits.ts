@@ -11,9 +11,9 @@ export const DEVNET_LIMITS = {
    * Blocks whose state anvil keeps in memory (`--prune-history`). Each one is a full copy of
    * the chain's accounts and storage, so anvil's memory is this times the state size. It is
    * also how far behind the head an `eth_call` may read: an indexer further behind than this
-   * cannot read contract state at its blocks (about two minutes of 1-second blocks).
+   * cannot read contract state at its blocks (about a minute of 1-second blocks).
    */
-  historyStates: 128,
+  historyStates: 64,
   /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.
