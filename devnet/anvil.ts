@@ -21,6 +21,8 @@ export type StartAnvilParameters = {
   statePath?: string;
   /** Each line anvil prints, for the caller to log. */
   onLine?: (line: string) => void;
+  /** States kept for reads at past blocks (DEVNET_LIMITS.historyStates by default). */
+  historyStates?: number;
   /** How often the state file is written while anvil runs (DEVNET_LIMITS by default). */
   stateDumpIntervalMs?: number;
 };
@@ -77,7 +79,7 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     // which the next start adopts. docs/devnet-state.md says what a hard kill loses.
     if (!fresh) args.push("--load-state", p.statePath);
     args.push("--dump-state", exitDumpPath(p.statePath));
-    args.push("--prune-history", String(DEVNET_LIMITS.historyStates));
+    args.push("--prune-history", String(p.historyStates ?? DEVNET_LIMITS.historyStates));
   }
   // Its own process group: a terminal's Ctrl-C goes to the supervisor, which stops anvil in
   // order (after the indexer) so the state file is written last.

@@ -32,6 +32,12 @@ import { dumpTables } from "../helpers/scenario-check.ts";
 const STALL_MS = INDEXER_RPC_LIMITS.timeoutMs + 5_000;
 /** How soon after the RPC is back the index must have caught up (a deadline, not a figure). */
 const RECOVERY_DEADLINE_MS = 30_000;
+/**
+ * Automine makes a block per transaction: the deployment and scenario alone pass the devnet's
+ * 64 kept states, and the handlers read contract state at their event's block. This test is
+ * about recovery, so it keeps them all (docs: the devnet with 1-s blocks deploys in a few).
+ */
+const HISTORY = 100_000;
 
 let dir: string;
 let port: number;
@@ -64,13 +70,20 @@ const burst = (seed: number, count: number) =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "indexer-stall-"));
   port = await freePort();
-  anvil = await startAnvil({ port, blockTime: 0, statePath: join(dir, "state.json") });
+  anvil = await startAnvil({
+    port,
+    blockTime: 0,
+    statePath: join(dir, "state.json"),
+    historyStates: HISTORY,
+  });
   record = await deployDevnet({ rpcUrl: rpcUrl(), dataDir: dir });
   pg = await startEmbeddedPostgres({ dataDir: dir });
   sql = postgres(pg.url, { max: 3, onnotice: () => {} });
   await migrate(sql);
-  scenario = await runScenario({ rpcUrl: rpcUrl(), record, seed: 5, tokens: 3, trades: 40 });
+  // Indexing from the start, as `launchpad start` does: the handlers read contract state at
+  // their event's block, which anvil keeps only for its last `historyStates` blocks.
   live = await ponder("idx_live");
+  scenario = await runScenario({ rpcUrl: rpcUrl(), record, seed: 5, tokens: 3, trades: 40 });
   await live.waitFor(await head());
 }, 240_000);
 
@@ -106,7 +119,12 @@ describe("an indexer that recovers by itself", () => {
       await createPublicClient({ transport: http(rpcUrl()) }).getBlock({ blockNumber: 1n })
     ).hash;
     await anvil.stop();
-    anvil = await startAnvil({ port, blockTime: 0, statePath: join(dir, "state.json") });
+    anvil = await startAnvil({
+      port,
+      blockTime: 0,
+      statePath: join(dir, "state.json"),
+      historyStates: HISTORY,
+    });
     expect(anvil.fresh).toBe(false);
     expect(
       (await createPublicClient({ transport: http(rpcUrl()) }).getBlock({ blockNumber: 1n })).hash,
