@@ -74,7 +74,7 @@ export function trimState(
 
 /** Where anvil itself writes the state when it stops on a signal (beside the state file). */
 export function exitDumpPath(path: string): string {
-  return path.replace(/\.json$/, "") + ".exit.json";
+  return `${path.replace(/\.json$/, "")}.exit.json`;
 }
 
 /**
