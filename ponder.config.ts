@@ -9,6 +9,7 @@ import { serviceRegistryAbi } from "./abis/ServiceRegistry.ts";
 import { taxTokenAbi } from "./abis/TaxToken.ts";
 import { resolveChain } from "./lib/chain.ts";
 import { loadConfig } from "./lib/config.ts";
+import { indexerTransport } from "./lib/indexer/transport.ts";
 
 // Ponder runs this file in the indexer role's child process; the indexer command has already
 // validated the configuration and reset the index if the chain changed.
@@ -32,7 +33,8 @@ export default createConfig({
   chains: {
     bsc: {
       id: 56,
-      rpc: chain.rpcUrls,
+      // Timeouts retried as errors, not as rate limits (lib/indexer/transport.ts says why).
+      rpc: indexerTransport(chain.rpcUrls),
       ws: chain.wsUrl,
       // The devnet mines a block a second; BSC about every 0.45 s.
       pollingInterval: chain.devnet ? 250 : 1_000,

@@ -185,7 +185,10 @@ describe("before the index is published", () => {
   it("the indexer status says so, with the chain head", async () => {
     const { status, body } = await get("/v2/indexer/status");
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, data: { published: false, ready: false, chains: [] } });
+    expect(body).toEqual({
+      ok: true,
+      data: { published: false, ready: false, stale: false, chains: [] },
+    });
     expect(check("/v2/indexer/status", "get", 200, body)).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import { registerDiscovery } from "./routes/discovery.ts";
 import { registerEvents } from "./routes/events.ts";
 import { registerHealth } from "./routes/health.ts";
 import { registerHolders } from "./routes/holders.ts";
-import { type HeadBlockReader, registerIndexer } from "./routes/indexer.ts";
+import { type HeadBlockReader, registerIndexer, rpcHeadBlock } from "./routes/indexer.ts";
 import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
 import { type OrderRouteDeps, registerOrders } from "./routes/orders.ts";
@@ -115,10 +115,12 @@ export function createApp(p: CreateAppParameters) {
 
   // Liveness answers before the limiter: probes must never be throttled, and it is the
   // benchmark's ceiling (no database round trip).
+  const headBlock = p.headBlock ?? rpcHeadBlock(p.settings.rpcUrls);
   registerHealth(app, {
     service: p.service ?? "launchpad",
     env: p.env,
     startedAt: p.startedAt ?? Date.now(),
+    deep: { sql: p.sql, viewsSchema: p.settings.viewsSchema, headBlock },
   });
 
   // Signed webhooks are authenticated per request and come in bursts from a few senders:
@@ -136,7 +138,7 @@ export function createApp(p: CreateAppParameters) {
   // Chain-derived reads share one indexed-block tracker and one read cache (issue 17).
   const reads = { ...deps, reads: createReadDeps(p.sql, p.settings.viewsSchema) };
   registerDiscovery(app, p.settings);
-  registerIndexer(app, { ...deps, headBlock: p.headBlock });
+  registerIndexer(app, { ...deps, headBlock });
   // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
   const dashboard = registerDashboard(app, {
     ...deps,

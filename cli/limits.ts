@@ -13,6 +13,18 @@ export const SUPERVISOR_LIMITS = {
   restartWindowMs: 60_000,
 } as const;
 
+/** The supervisor's watchdog over the indexer role (cli/watchdog.ts). */
+export const WATCHDOG_LIMITS = {
+  /** How often it reads the indexer's heartbeat. */
+  checkEveryMs: 5_000,
+  /**
+   * The indexer role is restarted when its index has not moved for this long while behind a
+   * moving head, or when it has not reported for this long. Ponder retries a stalled RPC for
+   * about two minutes by itself (lib/indexer/transport.ts); this catches what it never recovers.
+   */
+  stallMs: 60_000,
+} as const;
+
 /** Intervals of the indexer and reindex commands. */
 export const CLI_LIMITS = {
   /** How often the indexer role checks whether a reindex made another deployment live. */

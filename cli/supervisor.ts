@@ -7,6 +7,7 @@ import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { SUPERVISOR_LIMITS } from "./limits.ts";
+import { startIndexerWatchdog } from "./watchdog.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
 
@@ -160,6 +161,22 @@ export async function runSupervisor(config: Config): Promise<void> {
 
     await waitForReady(ready, roles, () => stopping);
     if (stopping) return;
+    // Watchdog: Ponder that stopped indexing while the RPC answers gets its role restarted.
+    const watchdog = startIndexerWatchdog({
+      databaseUrl,
+      // Crash tests (test mode only) shorten the wait.
+      stallMs:
+        config.LAUNCHPAD_ENV === "test" && process.env.LAUNCHPAD_TEST_WATCHDOG_MS
+          ? Number(process.env.LAUNCHPAD_TEST_WATCHDOG_MS)
+          : undefined,
+      restart: (reason) => {
+        const indexer = managed.get("indexer");
+        if (stopping || !indexer) return;
+        say("launchpad", `watchdog: ${reason}; restarting the indexer`);
+        stopChild(indexer.child);
+      },
+    });
+    stack.push({ name: "watchdog", stop: watchdog.stop });
     process.stdout.write(banner(config, databaseUrl));
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`launchpad: ${error.message}\n`);

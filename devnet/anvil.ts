@@ -4,6 +4,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { pipeLines } from "../lib/lines.ts";
+import { DEVNET_LIMITS } from "./limits.ts";
+import { adoptExitDump, dumpState, exitDumpPath } from "./state-file.ts";
 
 /** Standard test mnemonic; anvil derives accounts 0..9 from it. */
 export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
@@ -19,6 +21,10 @@ export type StartAnvilParameters = {
   statePath?: string;
   /** Each line anvil prints, for the caller to log. */
   onLine?: (line: string) => void;
+  /** States kept for reads at past blocks (DEVNET_LIMITS.historyStates by default). */
+  historyStates?: number;
+  /** How often the state file is written while anvil runs (DEVNET_LIMITS by default). */
+  stateDumpIntervalMs?: number;
 };
 
 export type StartAnvilReturnType = {
@@ -47,6 +53,8 @@ export function anvilBinary(): string {
  */
 export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilReturnType> {
   const host = p.host ?? "127.0.0.1";
+  // The dump anvil wrote when it last stopped (if whole) becomes the state file.
+  if (p.statePath) await adoptExitDump(p.statePath);
   const fresh = !p.statePath || !existsSync(p.statePath);
   const args = [
     "--host",
@@ -66,8 +74,12 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
   ];
   if (p.blockTime > 0) args.push("--block-time", String(p.blockTime));
   if (p.statePath) {
-    // --state loads at start and dumps at exit; the interval bounds what a hard kill loses.
-    args.push("--state", p.statePath, "--state-interval", "1", "--preserve-historical-states");
+    // Only the current state is kept: in memory the last `historyStates` blocks' states (each a
+    // full copy), on disk our own periodic dump (state-file.ts) and anvil's dump on a signal,
+    // which the next start adopts. docs/devnet-state.md says what a hard kill loses.
+    if (!fresh) args.push("--load-state", p.statePath);
+    args.push("--dump-state", exitDumpPath(p.statePath));
+    args.push("--prune-history", String(p.historyStates ?? DEVNET_LIMITS.historyStates));
   }
   // Its own process group: a terminal's Ctrl-C goes to the supervisor, which stops anvil in
   // order (after the indexer) so the state file is written last.
@@ -89,15 +101,51 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
 
+  const dumps = p.statePath
+    ? startStateDumps(rpcUrl, p.statePath, p.stateDumpIntervalMs, p.onLine)
+    : undefined;
   const stop = async () => {
+    await dumps?.stop();
     if (child.exitCode !== null || child.signalCode !== null) return;
     const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     await done;
     clearTimeout(timer);
+    // Anvil wrote its own dump on SIGTERM: make it the (trimmed) state file now.
+    if (p.statePath) await adoptExitDump(p.statePath);
   };
   return { rpcUrl, fresh, child, stop };
+}
+
+/**
+ * Writes the state file every `intervalMs` (one dump at a time). A failed dump (anvil busy or
+ * paused) is logged and the next one tries again; the previous file stays whole.
+ */
+function startStateDumps(
+  rpcUrl: string,
+  path: string,
+  intervalMs: number = DEVNET_LIMITS.stateDumpIntervalMs,
+  log?: (line: string) => void,
+) {
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = dumpState(rpcUrl, path)
+      .catch((error: unknown) =>
+        log?.(`state dump failed (the next one retries): ${String(error)}`),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 async function waitForRpc(rpcUrl: string, timeoutMs = 30_000): Promise<void> {

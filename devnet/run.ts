@@ -7,6 +7,7 @@ import { killStale } from "../lib/pidfile.ts";
 import { startAnvil } from "./anvil.ts";
 import { deployDevnet } from "./deploy.ts";
 import type { DeploymentRecord } from "./record.ts";
+import { dumpState } from "./state-file.ts";
 
 export type RunDevnetParameters = { config: Config; log: (line: string) => void };
 export type RunDevnetReturnType = {
@@ -34,11 +35,12 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
       `${config.DEVNET_HOST}:${config.DEVNET_PORT} is already in use`,
     );
   }
+  const statePath = join(dir, "state.json");
   const anvil = await startAnvil({
     host: config.DEVNET_HOST,
     port: config.DEVNET_PORT,
     blockTime: config.DEVNET_BLOCK_TIME,
-    statePath: join(dir, "state.json"),
+    statePath,
     onLine: p.log,
   });
   if (anvil.child.pid) await writeFile(pidPath, String(anvil.child.pid));
@@ -49,6 +51,8 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
       maxRaisingWei: parseEther(String(config.DEVNET_MAX_RAISING_BNB)),
       log: p.log,
     });
+    // The deployment is on disk before anyone uses it, not only at the first periodic dump.
+    await dumpState(anvil.rpcUrl, statePath);
     return {
       rpcUrl: anvil.rpcUrl,
       fresh: anvil.fresh,

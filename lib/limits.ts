@@ -131,3 +131,29 @@ export const POLICY_LIMITS = {
  * the worker's launch saga) takes it, so no two sign the same nonce.
  */
 export const RELAYER_NONCE_LOCK = 7_400_014;
+
+/** The indexer's JSON-RPC requests (lib/indexer/transport.ts); Ponder's own default. */
+export const INDEXER_RPC_LIMITS = { timeoutMs: 10_000 } as const;
+
+/** Heartbeats of the long-running roles (lib/heartbeat.ts, app.role_heartbeats). */
+export const HEARTBEAT_LIMITS = {
+  /** How often a role writes its heartbeat. */
+  everyMs: 5_000,
+  /** A role whose heartbeat is older than this is reported down by the deep health check. */
+  staleAfterMs: 30_000,
+} as const;
+
+/** How the index's freshness is measured and judged (lib/indexer/lag.ts). */
+export const INDEXER_LAG_LIMITS = {
+  /** How often the indexer role compares its checkpoint with the chain head. */
+  checkEveryMs: 2_000,
+  /** The head read for that comparison must answer within this long. */
+  headTimeoutMs: 2_000,
+  /**
+   * The index is `stale` when the chain has been past its last indexed block for longer than
+   * this (wall clock). Live indexing is about a block behind, one or two seconds.
+   */
+  staleAfterSeconds: 15,
+  /** Head observations kept to date when the chain passed a block (an hour at 2 s). */
+  headHistory: 1_800,
+} as const;

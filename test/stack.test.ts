@@ -170,7 +170,8 @@ describe("launchpad start", () => {
     const [meta] = await sql`select value from app.meta where key = 'chain.genesis'`;
     await sql.end();
     expect(meta?.value).toBe(identity);
-    await new Promise((r) => setTimeout(r, 1_500)); // anvil dumps its state every second
+    // The devnet wrote its state after deploying; the orphaned anvil dumps again when the next
+    // start stops it (SIGINT), and that dump is adopted.
     process.kill(second.child.pid as number, "SIGKILL");
     await new Promise((r) => second.child.once("exit", r));
 

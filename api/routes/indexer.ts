@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
+import { readFreshness } from "../../lib/indexer/lag.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
+import { INDEXER_LAG_LIMITS } from "../../lib/limits.ts";
 import type { AppEnv } from "../env.ts";
 import { isoFromUnix } from "../format.ts";
 import { CHAIN_LIMITS } from "../limits.ts";
@@ -15,6 +17,9 @@ export const IndexerStatus = z
       description: "The views exist (Ponder publishes them once the first backfill is done)",
     }),
     ready: z.boolean().openapi({ description: "Backfill done and the index is live" }),
+    stale: z.boolean().openapi({
+      description: `The index has been behind the chain head for more than ${INDEXER_LAG_LIMITS.staleAfterSeconds} s (wall clock), or is behind and its indexer does not report: reads serve old data`,
+    }),
     chains: z.array(
       z.object({
         chainName: z.string(),
@@ -25,6 +30,11 @@ export const IndexerStatus = z
           description: "Latest block from the RPC; null when it did not answer in time",
         }),
         lag: z.number().int().nonnegative().nullable().openapi({ description: "Blocks behind" }),
+        lagSeconds: z.number().nonnegative().nullable().openapi({
+          description:
+            "Seconds since the chain moved past the indexed block, by the wall clock (block timestamps may run ahead of it on the devnet); null before the indexer first reported",
+        }),
+        stale: z.boolean(),
       }),
     ),
   })
@@ -77,16 +87,25 @@ export function registerIndexer(app: OpenAPIHono<AppEnv>, d: IndexerRouteDeps) {
   const headBlock = d.headBlock ?? rpcHeadBlock(d.settings.rpcUrls);
   app.openapi(route, async (c) => {
     const [index, head] = await Promise.all([readCheckpoints(sql, schema), headBlock()]);
-    const chains = (index?.chains ?? []).map((r) => ({
-      chainName: r.chain,
-      chainId: r.chainId,
-      indexedBlock: r.block.toString(),
-      indexedBlockTime: isoFromUnix(String(r.time)),
-      headBlock: head?.toString() ?? null,
-      lag: head === undefined ? null : Math.max(0, Number(head - r.block)),
-    }));
+    const chains = await Promise.all(
+      (index?.chains ?? []).map(async (r) => {
+        const lag = head === undefined ? null : Math.max(0, Number(head - r.block));
+        const freshness = await readFreshness({ sql, lagBlocks: lag });
+        return {
+          chainName: r.chain,
+          chainId: r.chainId,
+          indexedBlock: r.block.toString(),
+          indexedBlockTime: isoFromUnix(String(r.time)),
+          headBlock: head?.toString() ?? null,
+          lag,
+          lagSeconds: freshness.lagSeconds,
+          stale: freshness.stale,
+        };
+      }),
+    );
+    const stale = chains.some((ch) => ch.stale);
     return c.json(
-      { ok: true as const, data: { published: !!index, ready: !!index?.ready, chains } },
+      { ok: true as const, data: { published: !!index, ready: !!index?.ready, stale, chains } },
       200,
     );
   });

@@ -4,6 +4,7 @@ import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { liveDeployment } from "../../lib/indexer/deployment.ts";
+import { readFreshness } from "../../lib/indexer/lag.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
 import { loadServiceConfig } from "../config.ts";
 
@@ -18,7 +19,15 @@ export function statusCommand(): Command {
         await migrate(sql);
         const { schema } = await liveDeployment(sql);
         const rpcUrl = resolveChain(config).rpcUrls[0] as string;
-        const status = await readIndexerStatus({ sql, schema, rpcUrl });
+        const read = await readIndexerStatus({ sql, schema, rpcUrl });
+        // Lag in seconds by the wall clock and `stale` past the threshold (lib/indexer/lag.ts).
+        const chains = await Promise.all(
+          read.chains.map(async (c) => {
+            const f = await readFreshness({ sql, lagBlocks: c.lagBlocks });
+            return { ...c, lagSeconds: f.lagSeconds, stale: f.stale };
+          }),
+        );
+        const status = { ...read, stale: chains.some((c) => c.stale), chains };
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
           return;
@@ -27,7 +36,7 @@ export function statusCommand(): Command {
         if (status.chains.length === 0) process.stdout.write("  not started yet\n");
         for (const c of status.chains) {
           process.stdout.write(
-            `  ${c.chain} (${c.chainId}): block ${c.indexedBlock} of ${c.headBlock ?? "?"}, lag ${c.lagBlocks ?? "?"}, ${c.ready ? "live" : "backfilling"}\n`,
+            `  ${c.chain} (${c.chainId}): block ${c.indexedBlock} of ${c.headBlock ?? "?"}, lag ${c.lagBlocks ?? "?"} blocks / ${c.lagSeconds ?? "?"} s, ${c.ready ? "live" : "backfilling"}${c.stale ? ", STALE" : ""}\n`,
           );
         }
       } finally {

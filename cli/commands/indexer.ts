@@ -11,6 +11,7 @@ import {
   setLiveDeployment,
 } from "../../lib/indexer/deployment.ts";
 import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
+import { rpcHeadNumber, startLagTracking } from "../../lib/indexer/lag.ts";
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { loadServiceConfig } from "../config.ts";
@@ -102,9 +103,19 @@ export function indexerCommand(): Command {
         );
       }, CLI_LIMITS.livePollMs);
 
+      // How far behind the head, by the wall clock: the status, the deep health check and the
+      // supervisor's watchdog read it from this role's heartbeat.
+      const lag = startLagTracking({
+        sql,
+        schema: () => deployment.schema,
+        headBlock: rpcHeadNumber(chain.rpcUrls),
+        onError: (error) => log.warn({ err: error }, "could not record the index's lag"),
+      });
+
       onShutdown(log, async () => {
         stopping = true;
         clearInterval(watch);
+        await lag.stop();
         await stopPonder(child);
         await sql.end({ timeout: 5 });
       });

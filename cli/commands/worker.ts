@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError } from "commander";
 import { startWorker, WORKER_JOBS, type WorkerJob } from "../../jobs/worker.ts";
+import { createSql } from "../../lib/db/client.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { startHeartbeat } from "../../lib/heartbeat/index.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { loadServiceConfig } from "../config.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
@@ -22,9 +24,20 @@ export function workerCommand(): Command {
         config,
         jobs: o.jobs,
       });
+      // The deep health check tells a dead worker from an idle one by this heartbeat.
+      const sql = createSql(resolveDatabaseUrl(config), { max: 1, appName: "launchpad-heartbeat" });
+      const heartbeat = startHeartbeat({
+        sql,
+        role: "worker",
+        onError: (error) => log.warn({ err: error }, "heartbeat failed"),
+      });
       log.info("worker ready");
       reportReady();
-      onShutdown(log, () => worker.stop());
+      onShutdown(log, async () => {
+        await heartbeat.stop();
+        await worker.stop();
+        await sql.end({ timeout: 5 });
+      });
     });
 }
 

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { indexerStall } from "./watchdog.ts";
+
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+const iso = (t: number) => new Date(t).toISOString();
+const report = (p: {
+  at: number;
+  indexed: number;
+  head: number;
+  advancedAt: number;
+  headMovedAt: number;
+}) => ({
+  at: p.at,
+  progress: {
+    schema: "indexer_1",
+    indexedBlock: p.indexed,
+    headBlock: p.head,
+    lagSeconds: 0,
+    advancedAt: iso(p.advancedAt),
+    headMovedAt: iso(p.headMovedAt),
+  },
+});
+
+describe("indexerStall", () => {
+  const now = T0 + 120_000;
+  const watching = T0;
+
+  it("restarts an index stuck behind a head that keeps moving (the RPC answers)", () => {
+    const r = report({
+      at: now - 1_000,
+      indexed: 2055,
+      head: 2505,
+      advancedAt: T0,
+      headMovedAt: now - 1_000,
+    });
+    expect(indexerStall(r, now, watching, 60_000)).toBe(
+      "the index is stuck at block 2055 for 120 s while the RPC answers and the head moved to 2505",
+    );
+  });
+
+  it("leaves alone an index that moves, one at the head, and one whose RPC is down", () => {
+    const moving = report({
+      at: now,
+      indexed: 100,
+      head: 2505,
+      advancedAt: now - 2_000,
+      headMovedAt: now,
+    });
+    expect(indexerStall(moving, now, watching, 60_000)).toBeUndefined();
+    const atHead = report({ at: now, indexed: 2505, head: 2505, advancedAt: T0, headMovedAt: T0 });
+    expect(indexerStall(atHead, now, watching, 60_000)).toBeUndefined();
+    // The head has not moved for the whole window: the chain or RPC is stuck, not Ponder.
+    const rpcDown = report({ at: now, indexed: 2055, head: 2060, advancedAt: T0, headMovedAt: T0 });
+    expect(indexerStall(rpcDown, now, watching, 60_000)).toBeUndefined();
+  });
+
+  it("restarts a role that stopped reporting, but gives a (re)started one a full window", () => {
+    const silent = report({ at: T0, indexed: 5, head: 5, advancedAt: T0, headMovedAt: T0 });
+    expect(indexerStall(silent, now, watching, 60_000)).toBe(
+      "the indexer has not reported for 120 s",
+    );
+    expect(indexerStall(silent, now, now - 30_000, 60_000)).toBeUndefined();
+    expect(indexerStall(undefined, now, now - 30_000, 60_000)).toBeUndefined();
+    expect(indexerStall(undefined, now, watching, 60_000)).toBe(
+      "the indexer has not reported for 120 s",
+    );
+  });
+});

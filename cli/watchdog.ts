@@ -1,0 +1,83 @@
+import { createSql } from "../lib/db/client.ts";
+import { readHeartbeat } from "../lib/heartbeat/index.ts";
+import type { IndexerProgress } from "../lib/indexer/lag.ts";
+import { WATCHDOG_LIMITS } from "./limits.ts";
+
+/** What the watchdog read: the indexer role's last report and when it was written. */
+export type IndexerReport = { at: number; progress: IndexerProgress } | undefined;
+
+/**
+ * Decides whether the indexer role must be restarted, and why: its index has not moved for
+ * `stallMs` while it is behind and the head moved within that time (the RPC answers, so
+ * Ponder, not the chain, is stuck), or it stopped reporting for `stallMs` (the role hangs).
+ * Returns undefined when all is well or when nothing can be told yet.
+ *
+ * @example
+ * indexerStall(report, Date.now(), startedAt); // "index stuck at block 2055 for 61 s while the head moved to 2505"
+ */
+export function indexerStall(
+  report: IndexerReport,
+  now: number,
+  watchingSince: number,
+  stallMs: number = WATCHDOG_LIMITS.stallMs,
+): string | undefined {
+  if (!report) {
+    return now - watchingSince > stallMs
+      ? `the indexer has not reported for ${Math.round((now - watchingSince) / 1000)} s`
+      : undefined;
+  }
+  const silent = now - Math.max(report.at, watchingSince);
+  if (silent > stallMs) return `the indexer has not reported for ${Math.round(silent / 1000)} s`;
+  const p = report.progress;
+  if (p.indexedBlock === null || p.headBlock === null || p.headBlock <= p.indexedBlock) return;
+  const stuck = now - Math.max(Date.parse(p.advancedAt), watchingSince);
+  const headMoved = p.headMovedAt !== null && now - Date.parse(p.headMovedAt) < stallMs;
+  if (stuck > stallMs && headMoved) {
+    return `the index is stuck at block ${p.indexedBlock} for ${Math.round(stuck / 1000)} s while the RPC answers and the head moved to ${p.headBlock}`;
+  }
+  return undefined;
+}
+
+/**
+ * The supervisor's watchdog over the indexer role: every `checkEveryMs` reads the role's
+ * heartbeat and calls `restart` with the reason when `indexerStall` finds one. After a restart
+ * it waits a full `stallMs` before judging again.
+ */
+export function startIndexerWatchdog(p: {
+  databaseUrl: string;
+  restart: (reason: string) => void;
+  checkEveryMs?: number;
+  stallMs?: number;
+}) {
+  const sql = createSql(p.databaseUrl, { max: 1, appName: "launchpad-watchdog" });
+  let since = Date.now();
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const hb = await readHeartbeat(sql, "indexer").catch(() => undefined);
+      const report = hb
+        ? { at: hb.beatAt.getTime(), progress: hb.detail as IndexerProgress }
+        : undefined;
+      const reason = indexerStall(report, Date.now(), since, p.stallMs);
+      if (reason) {
+        since = Date.now();
+        p.restart(reason);
+      }
+    } finally {
+      running = false;
+    }
+  }, p.checkEveryMs ?? WATCHDOG_LIMITS.checkEveryMs);
+  timer.unref();
+  return {
+    /** Call when the indexer role (re)starts: its judgement starts over. */
+    reset: () => {
+      since = Date.now();
+    },
+    stop: async () => {
+      clearInterval(timer);
+      await sql.end({ timeout: 1 });
+    },
+  };
+}

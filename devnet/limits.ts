@@ -1,0 +1,22 @@
+/** Every limit and interval of the local devnet (anvil and its state file), in one place. */
+export const DEVNET_LIMITS = {
+  /**
+   * How often the devnet writes its state file while it runs. A hard kill (SIGKILL, power
+   * loss) loses at most the blocks of this interval; a clean stop writes the file last.
+   */
+  stateDumpIntervalMs: 10_000,
+  /** A state dump (anvil_dumpState) must answer within this long, or that dump is skipped. */
+  stateDumpTimeoutMs: 20_000,
+  /**
+   * Blocks whose state anvil keeps in memory (`--prune-history`). Each one is a full copy of
+   * the chain's accounts and storage, so anvil's memory is this times the state size. It is
+   * also how far behind the head an `eth_call` may read: an indexer further behind than this
+   * cannot read contract state at its blocks (about a minute of 1-second blocks).
+   */
+  historyStates: 64,
+  /**
+   * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
+   * hold nothing, and without them the file grows with the transactions, not the block count.
+   */
+  recentBlocks: 256,
+} as const;

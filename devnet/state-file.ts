@@ -1,0 +1,107 @@
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { DEVNET_LIMITS } from "./limits.ts";
+
+const gunzipAsync = promisify(gunzip);
+
+/** The parts of anvil's state dump (`SerializableState`) this file touches. */
+type AnvilState = {
+  best_block_number?: number | string;
+  blocks?: { header: { number: string }; transactions?: unknown[] }[];
+  transactions?: { info?: { traces?: unknown[] } }[];
+  historical_states?: unknown;
+  [key: string]: unknown;
+};
+
+/**
+ * Reads the chain's current state with `anvil_dumpState` and writes it to `path` atomically
+ * (a temporary file renamed over the old one, so a kill mid-write keeps the previous file).
+ *
+ * The file holds the accounts and storage as of the head, every block that carries
+ * transactions (with its transactions and receipts), blocks 0 and 1 (block 1 names the chain),
+ * and the last `recentBlocks` blocks; older empty blocks, historical states and call traces are
+ * left out.
+ * So it grows with what the chain holds, not with the number of blocks mined.
+ *
+ * @returns the bytes written.
+ * @example
+ * await dumpState("http://127.0.0.1:8545", ".launchpad/devnet/state.json");
+ */
+export async function dumpState(
+  rpcUrl: string,
+  path: string,
+  timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
+): Promise<number> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_dumpState", params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json()) as { result?: string; error?: { message?: string } };
+  if (!body.result) throw new Error(`anvil_dumpState failed: ${body.error?.message ?? res.status}`);
+  const json = await gunzipAsync(Buffer.from(body.result.slice(2), "hex"));
+  const state = trimState(JSON.parse(json.toString("utf8")) as AnvilState);
+  const text = JSON.stringify(state);
+  const tmp = `${path}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+  return Buffer.byteLength(text);
+}
+
+/**
+ * Leaves out of a state dump what does not grow with the chain's contents: empty blocks older
+ * than `recentBlocks` behind the head (blocks 0 and 1 always stay), historical states, and the
+ * transactions' call traces.
+ */
+export function trimState(
+  state: AnvilState,
+  recentBlocks: number = DEVNET_LIMITS.recentBlocks,
+): AnvilState {
+  const best = Number(state.best_block_number ?? 0);
+  const blocks = (state.blocks ?? []).filter((b) => {
+    const n = Number(b.header.number);
+    return n <= 1 || n > best - recentBlocks || (b.transactions?.length ?? 0) > 0;
+  });
+  // Call traces are most of a transaction's bytes and only `debug_`/`trace_` calls read them;
+  // receipts and logs stay.
+  const transactions = (state.transactions ?? []).map((t) =>
+    t.info ? { ...t, info: { ...t.info, traces: [] } } : t,
+  );
+  return { ...state, blocks, transactions, historical_states: null };
+}
+
+/** Where anvil itself writes the state when it stops on a signal (beside the state file). */
+export function exitDumpPath(path: string): string {
+  return `${path.replace(/\.json$/, "")}.exit.json`;
+}
+
+/**
+ * Before anvil starts: adopts the dump anvil wrote on its last stop (`exitDumpPath`) when it
+ * is whole and at least as far as the state file, trimmed like every dump; a torn one (anvil
+ * killed while writing) is dropped and the last periodic dump stays.
+ *
+ * @returns the head block number of the state file, or undefined when there is none.
+ */
+export async function adoptExitDump(path: string): Promise<number | undefined> {
+  const exitPath = exitDumpPath(path);
+  const [current, exited] = await Promise.all([readState(path), readState(exitPath)]);
+  let state = current;
+  if (exited && Number(exited.best_block_number ?? 0) >= Number(current?.best_block_number ?? -1)) {
+    const tmp = `${path}.tmp`;
+    await writeFile(tmp, JSON.stringify(trimState(exited)));
+    await rename(tmp, path);
+    state = exited;
+  }
+  await rm(exitPath, { force: true });
+  return state ? Number(state.best_block_number ?? 0) : undefined;
+}
+
+async function readState(path: string): Promise<AnvilState | undefined> {
+  try {
+    return JSON.parse(await readFile(path, "utf8")) as AnvilState;
+  } catch {
+    return undefined;
+  }
+}
