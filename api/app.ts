@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
@@ -11,9 +10,11 @@ import { HttpError, invalidInput, renderError } from "./errors.ts";
 import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.ts";
 import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
+import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
+import { declareCommonResponses } from "./openapi/common-responses.ts";
 import { registerAgents } from "./routes/agents.ts";
 import { registerChart } from "./routes/chart.ts";
 import { type DashboardFeatures, registerDashboard } from "./routes/dashboard.ts";
@@ -91,16 +92,8 @@ export function createApp(p: CreateAppParameters) {
       maxAge: 600,
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: API_LIMITS.maxBodyBytes,
-      onError: () => {
-        throw new HttpError("payload_too_large", {
-          message: `request body exceeds ${API_LIMITS.maxBodyBytes} bytes`,
-        });
-      },
-    }),
-  );
+  // Refused when read, not on arrival: a protected route checks the key (a header) first.
+  app.use(bodyLimit({ maxBytes: API_LIMITS.maxBodyBytes }));
 
   // Liveness answers before the limiter: probes must never be throttled, and it is the
   // benchmark's ceiling (no database round trip).
@@ -116,6 +109,8 @@ export function createApp(p: CreateAppParameters) {
     registerWebhooks(app, { sql: p.sql, secrets: p.events.webhookSecrets });
   }
 
+  // Routes registered so far answer before the per-client limiter: they never give 429.
+  const unlimited = new Set(app.openAPIRegistry.definitions);
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
   // Before the limiter: a valid agent key earns the authenticated budget on every route.
   app.use(identify({ sql: p.sql }));
@@ -147,6 +142,7 @@ export function createApp(p: CreateAppParameters) {
   if (p.launch) registerLaunchFeatures(app, { sql: p.sql, features: p.launch });
   if (p.webhooks) registerWebhookSubscriptions(app, { sql: p.sql, ...p.webhooks });
 
+  declareCommonResponses(app, { unlimited });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

@@ -18,9 +18,12 @@ export const ERROR_STATUS = {
   not_authorized: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   upstream_error: 502,
   unavailable: 503,
@@ -106,6 +109,12 @@ export function toHttpError(error: unknown, envelope: Envelope = "common"): Http
   if (error instanceof HttpError) return error;
   if (error instanceof HTTPException && error.status === 413)
     return new HttpError("payload_too_large", { message: error.message });
+  // Hono's validators refuse a body that is not JSON with a bare HTTPException(400).
+  if (error instanceof HTTPException && error.status === 400)
+    return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
+      message: error.message || "the request is malformed",
+      details: [{ path: "(root)", message: error.message || "malformed request" }],
+    });
   if (error instanceof ImageCheckError) {
     return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
       message: error.message,
@@ -152,7 +161,10 @@ export type { LaunchErrorBody };
  * app.onError((error, c) => renderError(c, error));
  */
 export function renderError(c: Context, error: unknown, envelope: Envelope = "common") {
-  const e = toHttpError(error, envelope);
+  // A body over the limit fails whoever reads it; a parser may have wrapped that as a 400.
+  const e = c.get("bodyTooLarge")
+    ? new HttpError("payload_too_large", { message: "the request body is too large" })
+    : toHttpError(error, envelope);
   if (e.status >= 500 && !(error instanceof HttpError)) {
     c.get("log")?.error(
       { err: e.cause ?? e },

@@ -14,9 +14,11 @@ export function renderLaunchError(c: Context, error: unknown) {
 
 /** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
 export async function parseLaunchBody(c: Context) {
+  // Read outside the try: a body over the limit is a 413, not "not JSON".
+  const text = await c.req.text();
   let json: unknown;
   try {
-    json = JSON.parse(await c.req.text());
+    json = JSON.parse(text);
   } catch {
     throw new HttpError("INVALID_REQUEST", {
       message: "the body is not JSON",
