@@ -14,6 +14,7 @@ import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
+import { securityHeaders } from "./middleware/security-headers/index.ts";
 import { declareCommonResponses } from "./openapi/common-responses.ts";
 import { registerAgents } from "./routes/agents.ts";
 import { registerChart } from "./routes/chart.ts";
@@ -76,6 +77,7 @@ export function createApp(p: CreateAppParameters) {
 
   app.use(requestId({ limitLength: 64 }));
   app.use(accessLog(p.logger));
+  app.use(securityHeaders({ hsts: p.settings.apiUrl.startsWith("https:") }));
   app.use(
     cors({
       origin: new URL(p.settings.webUrl).origin,

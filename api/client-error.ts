@@ -34,7 +34,11 @@ const REASONS: Record<number, string> = {
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset or a socket already answered: nothing to say to anyone.
-  if (error.code === "ECONNRESET" || !socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+  if (
+    error.code === "ECONNRESET" ||
+    !socket.writable ||
+    (socket as { _httpMessage?: unknown })._httpMessage
+  ) {
     socket.destroy();
     return;
   }

@@ -39,6 +39,15 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The statuses Hono's HTTPException is thrown with inside the app, as envelope codes. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "validation_failed",
+  401: "not_authenticated",
+  404: "not_found",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
 export type { ErrorDetail };
 
 export type HttpErrorParameters = {
@@ -107,14 +116,19 @@ export type Envelope = "common" | "launch";
  */
 export function toHttpError(error: unknown, envelope: Envelope = "common"): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof HTTPException && error.status === 413)
-    return new HttpError("payload_too_large", { message: error.message });
-  // Hono's validators refuse a body that is not JSON with a bare HTTPException(400).
-  if (error instanceof HTTPException && error.status === 400)
-    return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
-      message: error.message || "the request is malformed",
-      details: [{ path: "(root)", message: error.message || "malformed request" }],
-    });
+  // Hono's own refusals (validators, the media-type gate) are bare HTTPExceptions.
+  if (error instanceof HTTPException) {
+    const code = HTTP_EXCEPTION_CODES[error.status];
+    if (code) {
+      const launch = envelope === "launch" && code === "validation_failed";
+      return new HttpError(launch ? "INVALID_REQUEST" : code, {
+        message: error.message || "the request is malformed",
+        ...(code === "validation_failed"
+          ? { details: [{ path: "(root)", message: error.message || "malformed request" }] }
+          : {}),
+      });
+    }
+  }
   if (error instanceof ImageCheckError) {
     return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
       message: error.message,

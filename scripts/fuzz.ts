@@ -13,6 +13,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: String(Date.now() % 2 ** 31) },
     only: { type: "string" },
     url: { type: "string" },
+    trace: { type: "boolean", default: false },
   },
 });
 const seed = Number(values.seed);
@@ -34,7 +35,8 @@ const base = stack?.options ?? {
   },
 };
 try {
-  const report = await fuzz({ ...base, seed, runs, only, log: (l) => console.log(l) });
+  const trace = values.trace ? (l: string) => console.log(`  ${l}`) : undefined;
+  const report = await fuzz({ ...base, seed, runs, only, trace, log: (l) => console.log(l) });
   const statuses: Record<string, number> = {};
   for (const op of report.operations)
     for (const [s, n] of Object.entries(op.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
@@ -42,7 +44,8 @@ try {
     `\nfuzz: ${report.operations.length} operations, ${report.requests} requests in ${Math.round((Date.now() - started) / 1000)} s, statuses ${JSON.stringify(statuses)}`,
   );
   console.log(`fuzz: ${report.failures.length} failing operations (seed ${seed})`);
-  for (const f of report.failures) console.log(`  ${f.op}\n    ${f.failure?.problems.join("\n    ")}`);
+  for (const f of report.failures)
+    console.log(`  ${f.op}\n    ${f.failure?.problems.join("\n    ")}`);
   process.exitCode = report.failures.length > 0 ? 1 : 0;
 } finally {
   await stack?.close();

@@ -9,7 +9,7 @@ type Route = Extract<Definition, { type: "route" }>["route"];
  * What every operation can answer besides its own statuses, because a layer in front of every
  * route answers it: the server's header limit (431), an unexpected failure (500), the per-client
  * limiter (429, except for routes registered before it), the body limit and the JSON parser
- * (413 and 400 where a body is accepted), the validators (400 where parameters are), and the
+ * (413, 415 and 400 where a body is accepted), the validators (400 where parameters are), and the
  * credential checks (401 where the operation is protected). Added to the route definitions
  * only where the route does not declare the status itself, so each stays the route's own words.
  *
@@ -29,11 +29,13 @@ export function declareCommonResponses(
     if (hasBody(route)) {
       add(400, "validation_failed: the body is malformed or does not match the schema");
       add(413, "payload_too_large: the body is over the size limit (256 KB)");
+      add(415, "unsupported_media_type: the body is not sent as application/json");
     }
     if (route.request?.params || route.request?.query || route.request?.headers)
       add(400, "validation_failed: a parameter is malformed or out of range");
     if ((route.security ?? []).length > 0) add(401, "Credentials missing or not valid");
-    if (!o.unlimited.has(def)) add(429, "rate_limited: too many requests; wait `Retry-After` seconds");
+    if (!o.unlimited.has(def))
+      add(429, "rate_limited: too many requests; wait `Retry-After` seconds");
     add(431, "headers_too_large: the request line and headers are over 16 KB");
     add(500, "internal_error: a server-side problem; retry with backoff");
   }

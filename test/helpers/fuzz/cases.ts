@@ -205,7 +205,9 @@ function mutate(kind: CaseKind, base: Draft, slots: Slot[], pick: number): fc.Ar
     case "wrong-type":
       return any ? set(any, wrongTypeArb(any.schema)) : fc.constant(d);
     case "out-of-range": {
-      const numeric = slots.filter((s) => s.schema.type === "integer" || s.schema.type === "number");
+      const numeric = slots.filter(
+        (s) => s.schema.type === "integer" || s.schema.type === "number",
+      );
       return set(slot(numeric.length ? numeric : slots), fc.constantFrom(...BAD_NUMBERS));
     }
     case "missing-required": {
@@ -283,7 +285,17 @@ function mutate(kind: CaseKind, base: Draft, slots: Slot[], pick: number): fc.Ar
     case "path-junk": {
       const p = slot(slots.filter((s) => s.where === "path")) as Slot;
       return fc
-        .constantFrom("..", "..%2F..%2Fetc%2Fpasswd", "%00", "%2F", "%ZZ", "a".repeat(2000), "%F0%9F%98%80", "0x", "%20")
+        .constantFrom(
+          "..",
+          "..%2F..%2Fetc%2Fpasswd",
+          "%00",
+          "%2F",
+          "%ZZ",
+          "a".repeat(2000),
+          "%F0%9F%98%80",
+          "0x",
+          "%20",
+        )
         .map((junk) => with_(d, (e) => (e.path[p.name] = junk)));
     }
     case "big-header":
@@ -310,7 +322,9 @@ function authHeaders(
   const name = names[pick % names.length] as string;
   const scheme = schemes[name] ?? { type: "http", scheme: "bearer" };
   const bad = fc.oneof(
-    fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 40, maxLength: 40 }).map((h) => `agk_${h}`),
+    fc
+      .string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 40, maxLength: 40 })
+      .map((h) => `agk_${h}`),
     fc.constantFrom("", "x", "agk_", "Bearer", "null", "' OR 1=1 --", "a".repeat(600)),
   );
   return bad.map((v): Record<string, string> => {

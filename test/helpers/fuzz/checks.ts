@@ -8,7 +8,10 @@ import type { FuzzResponse } from "./send.ts";
 /** Text that must never reach a client: stack frames, SQL errors, internal paths. */
 const LEAKS: [string, RegExp][] = [
   ["a stack frame", /\bat (?:async )?[^\s()]*\s?\(?(?:file:\/\/)?\/[^\s)]+:\d+:\d+/],
-  ["a source path", /(?:file:\/\/|\/node_modules\/|\/(?:api|lib|jobs|src|services)\/[\w/.-]+\.ts\b)/],
+  [
+    "a source path",
+    /(?:file:\/\/|\/node_modules\/|\/(?:api|lib|jobs|src|services)\/[\w/.-]+\.ts\b)/,
+  ],
   [
     "an SQL error",
     /syntax error at or near|relation "[^"]+" does not exist|violates (?:unique|foreign key|check|not-null) constraint|duplicate key value|invalid input syntax for type|PostgresError|column "[^"]+" does not exist/i,
@@ -53,7 +56,10 @@ export function responseProperties(ctx: CheckContext) {
     const problems: Problems = [];
     const { status } = res;
     if (status >= 500) problems.push(`answered ${status}`);
-    const type = String(res.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
+    const type =
+      String(res.headers["content-type"] ?? "")
+        .split(";")[0]
+        ?.trim() ?? "";
     let json: unknown;
     if (type.includes("json")) {
       try {
@@ -90,7 +96,9 @@ export function responseProperties(ctx: CheckContext) {
         const code = String(e.error);
         if (!(code in ERROR_STATUS)) problems.push(`error code ${code} is not in the taxonomy`);
         else if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)
-          problems.push(`error code ${code} is ${ERROR_STATUS[code as keyof typeof ERROR_STATUS]}, answered ${status}`);
+          problems.push(
+            `error code ${code} is ${ERROR_STATUS[code as keyof typeof ERROR_STATUS]}, answered ${status}`,
+          );
         if (typeof e.message !== "string" && typeof e.detail !== "string")
           problems.push("error envelope without a message");
       }

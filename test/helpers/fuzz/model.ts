@@ -112,8 +112,6 @@ export function resolve(doc: OpenApiDocument, schema: unknown, depth = 0): JsonS
 /** The declared response entry for a status: the exact code, then `4XX`/`5XX`, then `default`. */
 export function declaredResponse(op: Operation, status: number) {
   return (
-    op.responses[String(status)] ??
-    op.responses[`${String(status)[0]}XX`] ??
-    op.responses.default
+    op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default
   );
 }

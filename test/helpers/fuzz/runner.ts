@@ -23,6 +23,8 @@ export type FuzzOptions = {
   /** Only operations whose id matches. */
   only?: RegExp;
   log?: (line: string) => void;
+  /** Every case and its answer, one line each (`npm run fuzz -- --trace`). */
+  trace?: (line: string) => void;
 };
 
 export type OperationResult = {
@@ -70,6 +72,9 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
           r.kinds[c.kind] = (r.kinds[c.kind] ?? 0) + 1;
           if (!res) return;
           r.statuses[res.status] = (r.statuses[res.status] ?? 0) + 1;
+          o.trace?.(
+            `${res.status} ${c.kind}/${c.auth} ${c.method} ${c.url.slice(0, 160)} -> ${res.text.slice(0, 200)}`,
+          );
           const problems = check(op, c, res);
           if (before && res.status >= 400 && res.status < 500) {
             const after = await (o.snapshot as () => Promise<Record<string, string>>)();
@@ -78,7 +83,9 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
             }
           }
           if (problems.length > 0) {
-            throw new Error(`${res.status} ${res.text.slice(0, 300)}\n  - ${problems.join("\n  - ")}`);
+            throw new Error(
+              `${res.status} ${res.text.slice(0, 300)}\n  - ${problems.join("\n  - ")}`,
+            );
           }
         },
       );
@@ -104,7 +111,12 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
   } finally {
     closeSockets();
   }
-  return { seed: o.seed, operations: results, requests, failures: results.filter((r) => r.failure) };
+  return {
+    seed: o.seed,
+    operations: results,
+    requests,
+    failures: results.filter((r) => r.failure),
+  };
 }
 
 /**
@@ -127,7 +139,10 @@ export function tableFingerprint(
       );
       const names = tables.map((r) => String(r.t)).filter((t) => !skip.includes(t));
       query = `select ${names
-        .map((t) => `(select count(*) || ':' || coalesce(sum(hashtext(x::text)), 0) from ${schema}."${t}" x) as "${t}"`)
+        .map(
+          (t) =>
+            `(select count(*) || ':' || coalesce(sum(hashtext(x::text)), 0) from ${schema}."${t}" x) as "${t}"`,
+        )
         .join(", ")}`;
     }
     const [row] = await sql.unsafe(query);

@@ -10,7 +10,8 @@ export type FuzzResponse = {
 /** Longest a fuzz request may take: a slow answer is a finding, not a hang. */
 export const FUZZ_REQUEST_TIMEOUT_MS = 30_000;
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+// No keep-alive: a socket the server closed while idle must not turn into a false finding.
+const agent = new Agent({ keepAlive: false, maxSockets: 4 });
 
 /**
  * Sends a case over a raw HTTP/1.1 request (node:http: the path goes out as written, with no

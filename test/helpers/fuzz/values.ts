@@ -13,6 +13,7 @@ export const NASTY_STRINGS = [
   "\udfff\ud800",
   "' OR '1'='1",
   "1; DROP TABLE app.agents; --",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, literally
   "${jndi:ldap://x}",
   "../../etc/passwd",
   "%00",
