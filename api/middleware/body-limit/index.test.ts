@@ -19,6 +19,8 @@ function app() {
     ),
   );
   a.post("/protected", async (c) => {
+    // As a key lookup does: the refusal comes after a round trip, not synchronously.
+    await new Promise((r) => setTimeout(r, 20));
     if (c.req.header("authorization") !== "Bearer good")
       throw new HttpError("not_authenticated", { message: "no" });
     return c.text(await c.req.text());

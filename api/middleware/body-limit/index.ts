@@ -28,23 +28,27 @@ export function bodyLimit(o: BodyLimitOptions): MiddlewareHandler<AppEnv> {
     };
     const source = raw.body.getReader();
     let size = 0;
-    const limited = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (declared > o.maxBytes) {
-          await source.cancel().catch(() => {});
-          return controller.error(refuse());
-        }
-        const { done, value } = await source.read();
-        if (done) return controller.close();
-        size += value.byteLength;
-        if (size > o.maxBytes) {
-          await source.cancel().catch(() => {});
-          return controller.error(refuse());
-        }
-        controller.enqueue(value);
+    // highWaterMark 0: nothing is pulled (and nothing refused) until someone reads.
+    const limited = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (declared > o.maxBytes) {
+            await source.cancel().catch(() => {});
+            return controller.error(refuse());
+          }
+          const { done, value } = await source.read();
+          if (done) return controller.close();
+          size += value.byteLength;
+          if (size > o.maxBytes) {
+            await source.cancel().catch(() => {});
+            return controller.error(refuse());
+          }
+          controller.enqueue(value);
+        },
+        cancel: (reason) => source.cancel(reason),
       },
-      cancel: (reason) => source.cancel(reason),
-    });
+      { highWaterMark: 0 },
+    );
     c.req.raw = new Request(raw, { body: limited, duplex: "half" } as RequestInit);
     await next();
   };

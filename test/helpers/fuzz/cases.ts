@@ -162,8 +162,9 @@ function draftArb(op: Operation, slots: Slot[]): fc.Arbitrary<Draft> {
 }
 
 function put(d: Draft, s: Slot, v: unknown): void {
-  if (s.where === "path") d.path[s.name] = encodeURIComponent(text(v));
-  else if (s.where === "header") d.headers[s.name] = text(v);
+  if (s.where === "path") d.path[s.name] = pct(text(v));
+  // Header values are visible ASCII: anything else Node refuses to send at all.
+  else if (s.where === "header") d.headers[s.name] = text(v).replace(/[^\x20-\x7e]/g, "");
   else if (s.where === "query") {
     d.query = d.query.filter(([k]) => k !== s.name);
     if (Array.isArray(v)) for (const x of v) d.query.push([s.name, text(x)]);
@@ -184,6 +185,12 @@ function drop(d: Draft, s: Slot): void {
     d.body = { value: rest };
   }
 }
+
+/** Percent-encoding that survives lone surrogates (sent as U+FFFD, as a browser would). */
+const pct = (s: string) =>
+  encodeURIComponent(
+    s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
+  );
 
 const text = (v: unknown) =>
   typeof v === "string" ? v : v !== null && typeof v === "object" ? JSON.stringify(v) : String(v);
@@ -336,7 +343,7 @@ function authHeaders(
 
 function render(op: Operation, kind: CaseKind, auth: AuthMode, d: Draft): FuzzCase {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => d.path[name] ?? "");
-  const qs = d.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+  const qs = d.query.map(([k, v]) => `${pct(k)}=${pct(v)}`);
   const headers = { ...d.headers };
   let body: string | undefined;
   if (d.body) {

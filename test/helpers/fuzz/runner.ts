@@ -73,7 +73,7 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
           if (!res) return;
           r.statuses[res.status] = (r.statuses[res.status] ?? 0) + 1;
           o.trace?.(
-            `${res.status} ${c.kind}/${c.auth} ${c.method} ${c.url.slice(0, 160)} -> ${res.text.slice(0, 200)}`,
+            `${res.status} ${c.kind}/${c.auth} ${c.method} ${c.url.slice(0, 160)} -> ${res.text.slice(0, 200).replace(/\s+/g, " ")}`,
           );
           const problems = check(op, c, res);
           if (before && res.status >= 400 && res.status < 500) {
