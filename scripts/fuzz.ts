@@ -25,14 +25,14 @@ console.log(`fuzz: seed ${seed}, ${runs} cases per operation`);
 const stack = values.url ? undefined : await fuzzStack();
 const base = stack?.options ?? {
   baseUrl: values.url as string,
-  credentials: {
+  credentials: async () => ({
     ...(process.env.FUZZ_AGENT_KEY
       ? { agentKey: { authorization: `Bearer ${process.env.FUZZ_AGENT_KEY}` } }
       : {}),
     ...(process.env.FUZZ_ADMIN_TOKEN
       ? { operatorToken: { authorization: `Bearer ${process.env.FUZZ_ADMIN_TOKEN}` } }
       : {}),
-  },
+  }),
 };
 try {
   const trace = values.trace ? (l: string) => console.log(`  ${l}`) : undefined;

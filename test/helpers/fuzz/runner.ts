@@ -10,7 +10,8 @@ export type FuzzOptions = {
   seed: number;
   /** Cases per operation. */
   runs: number;
-  credentials?: Credentials;
+  /** Working credentials, fetched again before each operation (a fuzzed logout ends one). */
+  credentials?: () => Promise<Credentials>;
   /** Values that must never appear in a response. */
   secrets?: string[];
   /**
@@ -62,8 +63,9 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
     for (const op of operations(doc)) {
       if (o.only && !o.only.test(op.id)) continue;
       const r: OperationResult = { op: op.id, cases: 0, statuses: {}, kinds: {} };
+      const credentials = (await o.credentials?.()) ?? {};
       const property = fc.asyncProperty(
-        caseArb(op, schemes, o.credentials ?? {}),
+        caseArb(op, schemes, credentials),
         async (c): Promise<void> => {
           const before = o.snapshot ? await o.snapshot() : undefined;
           const res = await send(o.baseUrl, { ...c, headers: { ...o.headers?.(), ...c.headers } });

@@ -39,13 +39,13 @@ export async function fuzzStack(): Promise<FuzzStack> {
   const sql = stackSql(env.LAUNCHPAD_DATA_DIR as string);
   try {
     const agent = await createAgentCli(env, "fuzz-agent");
-    const session = await siweCookie(stack.apiUrl);
-    const credentials: Credentials = {
+    const credentials = async (): Promise<Credentials> => ({
       agentKey: { authorization: `Bearer ${agent.apiKey}` },
       agentKeyHeader: { "x-agent-api-key": agent.apiKey },
       operatorToken: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      siweSession: { cookie: session, origin: WEB },
-    };
+      // A fresh session per operation: fuzzing POST /auth/logout ends the one it was given.
+      siweSession: { cookie: await siweCookie(stack.apiUrl), origin: WEB },
+    });
     const url = embeddedPostgresUrl(env.LAUNCHPAD_DATA_DIR as string) ?? "";
     const password = /postgres:\/\/[^:]+:([^@]+)@/.exec(url)?.[1];
     return {
