@@ -62,7 +62,7 @@ export async function call(
 }
 
 /** A code-host webhook for `agentId` with a stable id, signed as the sender does. */
-export function webhook(secret: string, agentId: string, sourceEventId: string) {
+export function webhook(secret: string, agentId: string, sourceEventId: string, seq: number) {
   const raw = JSON.stringify({
     sourceEventId,
     eventType: "commit.pushed",
@@ -70,7 +70,7 @@ export function webhook(secret: string, agentId: string, sourceEventId: string) 
     agentId,
     data: {
       repo: "acme/agent",
-      sha: sourceEventId.slice(-7).padStart(7, "0"),
+      sha: seq.toString(16).padStart(7, "0"),
       message: "chaos",
       url: "https://git.example/c",
     },

@@ -88,6 +88,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         throw new Error(`agent creation failed: ${JSON.stringify(r)}`);
       agents.push(data);
     }
+    o.log(`chaos: data dir ${dataDir}`);
     o.log(`chaos: stack up, ${agents.length} agents, two API processes, load for ${o.loadMs} ms`);
 
     const until = Date.now() + o.loadMs;
@@ -137,7 +138,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
             stats,
             "webhook",
             "/v2/webhooks/code-host",
-            webhook(info.webhookSecrets.codeHost, a.agentId, id),
+            webhook(info.webhookSecrets.codeHost, a.agentId, id, webhookSeq),
           );
           if (r && r.status < 300) {
             webhooksAccepted.add(id);
@@ -232,6 +233,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       record,
       sql: sql(),
     });
+  } catch (error) {
+    o.log(
+      `chaos: failed; the supervisor's last lines:\n${stack?.output().split("\n").slice(-40).join("\n")}`,
+    );
+    throw error;
   } finally {
     await api2?.kill();
     await stack?.cleanup();

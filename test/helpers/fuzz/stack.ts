@@ -21,6 +21,7 @@ export const FUZZ_SNAPSHOT_SKIP = ["rate_limit"];
 export type FuzzStack = {
   stack: Stack;
   env: Record<string, string>;
+  sql: ReturnType<typeof stackSql>;
   options: Omit<FuzzOptions, "seed" | "runs">;
   close: () => Promise<void>;
 };
@@ -51,6 +52,7 @@ export async function fuzzStack(): Promise<FuzzStack> {
     return {
       stack,
       env,
+      sql,
       options: {
         baseUrl: stack.apiUrl,
         credentials,
