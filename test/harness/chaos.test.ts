@@ -13,7 +13,8 @@ it("under load with roles killed: launches once on chain, webhooks once, index e
     seed: Number(process.env.CHAOS_SEED ?? 18),
     log: (l) => console.log(l),
   });
-  expect(report.actions.length).toBeGreaterThanOrEqual(5);
+  expect(report.actions.length).toBeGreaterThanOrEqual(8);
+  expect(report.actions.some((a) => a.startsWith("paused the RPC"))).toBe(true);
   expect(report.launches.accepted).toBe(3);
   expect(report.webhooks.accepted).toBeGreaterThan(20);
   expect(report.problems).toEqual([]);

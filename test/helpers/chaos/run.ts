@@ -195,16 +195,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const chaosLoop = async () => {
       const choices: ChaosAction[] = [
         ...SUPERVISED_ROLES.map((role) => ({ kind: "kill", role }) as ChaosAction),
-        { kind: "kill", role: "worker" },
-        { kind: "kill", role: "indexer" },
-        { kind: "kill", role: "api-2" },
         { kind: "kill", role: "api-2" },
         { kind: "pause-rpc", ms: UPSTREAM_TIMEOUT_MS + 1_500 },
       ];
+      // Dealt from a shuffled deck: every kind of action happens once before any repeats.
+      let deck: ChaosAction[] = [];
       while (Date.now() < until) {
         await new Promise((r) => setTimeout(r, o.actionEveryMs * (0.5 + random())));
         if (Date.now() >= until) break;
-        const a = choices[Math.floor(random() * choices.length)] as ChaosAction;
+        if (deck.length === 0) deck = [...choices].sort(() => random() - 0.5);
+        const a = deck.pop() as ChaosAction;
         const done = await act(a, { stack: s, dataDir, api2: a2 });
         actions.push(done);
         o.log(`chaos: ${done}`);
