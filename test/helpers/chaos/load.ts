@@ -30,7 +30,8 @@ export async function call(
   for (let i = 0; i < apis.length; i++) {
     const base = apis[(first + i) % apis.length] as string;
     const count = (k: string) => {
-      const s = (stats.byStatus[kind] ??= {});
+      const s = stats.byStatus[kind] ?? {};
+      stats.byStatus[kind] = s;
       s[k] = (s[k] ?? 0) + 1;
     };
     try {

@@ -176,7 +176,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           continue;
         }
         const c = buyCall(record.contracts, t as Address, parseEther("0.01"));
-        const k = (stats.byStatus.trade ??= {});
+        const k = stats.byStatus.trade ?? {};
+        stats.byStatus.trade = k;
         try {
           await wallet.sendTransaction({
             chain: null,
