@@ -6,6 +6,9 @@ import { embeddedPostgresUrl } from "../../../lib/postgres/embedded.ts";
 import { cleanEnv, ROOT, type Stack, waitFor } from "../cli.ts";
 import { rolePid } from "../launch.ts";
 
+/** How long a restarted API may take to answer /health (migrations wait on Ponder's locks). */
+const API_START_TIMEOUT_MS = 180_000;
+
 /** Roles the supervisor restarts by itself once killed. */
 export const SUPERVISED_ROLES = ["worker", "indexer", "steward", "launchpad-api", "x"] as const;
 
@@ -41,7 +44,7 @@ export async function secondApi(env: Record<string, string>) {
     await waitFor(
       "the second API",
       async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
-      60_000,
+      API_START_TIMEOUT_MS,
     );
   };
   return {
@@ -83,8 +86,9 @@ export async function act(
   if (a.role === "api-2") {
     await o.api2.kill();
     await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
     await o.api2.start();
-    return "killed and restarted the second API";
+    return `killed and restarted the second API (up again in ${Date.now() - started} ms)`;
   }
   let pid: number;
   try {

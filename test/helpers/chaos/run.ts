@@ -396,7 +396,7 @@ async function verify(p: {
 function printReport(r: ChaosReport, log: (l: string) => void): void {
   const kinds = new Map<string, number>();
   for (const a of r.actions) {
-    const k = a.replace(/ \(pid \d+\)/, "");
+    const k = a.replace(/ \((pid|up again in) \d+( ms)?\)/, "");
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   }
   log(`chaos: ${r.actions.length} actions: ${[...kinds].map(([k, n]) => `${n}x ${k}`).join("; ")}`);
