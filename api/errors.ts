@@ -39,6 +39,17 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** SQLSTATEs of text the database cannot hold: 22021 invalid byte sequence (NUL), 22P05. */
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
+
+function isPostgresError(e: unknown): e is { code: string } {
+  return (
+    e instanceof Error &&
+    e.name === "PostgresError" &&
+    typeof (e as { code?: unknown }).code === "string"
+  );
+}
+
 /** The statuses Hono's HTTPException is thrown with inside the app, as envelope codes. */
 const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   400: "validation_failed",
@@ -128,6 +139,13 @@ export function toHttpError(error: unknown, envelope: Envelope = "common"): Http
           : {}),
       });
     }
+  }
+  // Text Postgres cannot store (a NUL character, invalid encoding) came from the client.
+  if (isPostgresError(error) && UNSTORABLE_TEXT.has(error.code)) {
+    return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
+      message: "a value contains a NUL character or text that is not valid UTF-8",
+      details: [{ path: "(root)", message: "NUL characters are not accepted" }],
+    });
   }
   if (error instanceof ImageCheckError) {
     return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {

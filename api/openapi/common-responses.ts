@@ -23,8 +23,15 @@ export function declareCommonResponses(
   for (const def of app.openAPIRegistry.definitions) {
     if (def.type !== "route") continue;
     const route = def.route;
+    // A route with its own error envelope (the launch endpoint's) renders every error in it,
+    // the limiter's and the body limit's included; the header limit is answered by Node.
+    const own = Object.entries(route.responses).find(([s]) => s >= "400" && s < "500")?.[1] as
+      | { content?: Record<string, { schema: unknown }> }
+      | undefined;
+    const ownSchema = own?.content?.["application/json"]?.schema;
     const add = (status: number, description: string) => {
-      route.responses[status] ??= jsonResponse(description, ErrorEnvelope);
+      const schema = status !== 431 && ownSchema ? ownSchema : ErrorEnvelope;
+      route.responses[status] ??= jsonResponse(description, schema as typeof ErrorEnvelope);
     };
     if (hasBody(route)) {
       add(400, "validation_failed: the body is malformed or does not match the schema");
