@@ -343,24 +343,25 @@ async function verify(p: {
       await sql`select count(*)::int as n from app.webhook_inbox where failed_at is not null`;
     if (dead?.n) problems.push(`${dead.n} webhooks dead-lettered`);
 
-    // The index equals the chain (what a fresh reindex would compute from the logs).
-    const head = await client.getBlockNumber();
-    await waitFor(
-      "index at head",
-      async () => {
-        const [r] = await sql.unsafe(
-          `select substring(latest_checkpoint, 27, 16)::bigint as b from onchain._ponder_checkpoint`,
-        );
-        return r && BigInt(r.b) >= head ? true : undefined;
-      },
-      SETTLE_MS,
-    ).catch(() => problems.push(`the index did not reach block ${head}`));
-    const indexMismatches = await checkIndex({
-      sql: sql as never,
-      schema: "onchain",
-      client,
-      record,
-    });
+    // The index equals the chain (what a fresh reindex would compute from the logs). Trades
+    // sent at the end may still be mined: compare once the index holds the head, up to 3 times.
+    let indexMismatches: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await new Promise((r) => setTimeout(r, 5_000));
+      const head = await client.getBlockNumber();
+      await waitFor(
+        "index at head",
+        async () => {
+          const [r] = await sql.unsafe(
+            `select substring(latest_checkpoint, 27, 16)::bigint as b from onchain._ponder_checkpoint`,
+          );
+          return r && BigInt(r.b) >= head ? true : undefined;
+        },
+        SETTLE_MS,
+      ).catch(() => problems.push(`the index did not reach block ${head}`));
+      indexMismatches = await checkIndex({ sql: sql as never, schema: "onchain", client, record });
+      if (indexMismatches.length === 0) break;
+    }
     if (indexMismatches.length) problems.push(`${indexMismatches.length} index mismatches`);
 
     if (p.stats.unexpected5xx.length)
@@ -409,6 +410,7 @@ function printReport(r: ChaosReport, log: (l: string) => void): void {
     `chaos: webhooks accepted ${r.webhooks.accepted}, in agent_events ${r.webhooks.rows}, duplicated ${r.webhooks.duplicates}, missing ${r.webhooks.missing.length}`,
   );
   log(`chaos: index vs chain: ${r.indexMismatches.length} mismatches`);
+  for (const m of r.indexMismatches.slice(0, 10)) log(`chaos:   ${m}`);
   log(`chaos: roles back: ${r.rolesBack.join(", ")}`);
   for (const x of r.stats.unexpected5xx.slice(0, 10)) log(`chaos: unexpected 5xx: ${x}`);
   log(
