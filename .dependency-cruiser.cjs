@@ -89,7 +89,8 @@ module.exports = {
     {
       name: "only-the-cli-entry-imports-cli",
       severity: "error",
-      from: { pathNot: "^(cli|bin)/" },
+      // The inventory test lists the routes of the app exactly as `launchpad api` builds it.
+      from: { pathNot: "^(cli|bin)/|^test/harness/inventory\\.test\\.ts$" },
       to: { path: "^cli/" },
     },
   ],

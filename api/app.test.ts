@@ -65,8 +65,12 @@ describe("errors", () => {
     });
   });
 
-  it("an oversized body is refused with 413 before any handler runs", async () => {
-    const { status, body } = await get("/health", { method: "POST", body: "x".repeat(300 * 1024) });
+  it("an oversized body is refused with 413 when the route reads it", async () => {
+    const { status, body } = await get("/auth/verify", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+      body: "x".repeat(300 * 1024),
+    });
     expect(status).toBe(413);
     expect(body).toMatchObject({ ok: false, error: "payload_too_large" });
   });

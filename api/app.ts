@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
@@ -11,9 +10,12 @@ import { HttpError, invalidInput, renderError } from "./errors.ts";
 import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.ts";
 import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
+import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
+import { securityHeaders } from "./middleware/security-headers/index.ts";
+import { declareCommonResponses } from "./openapi/common-responses.ts";
 import { createReadDeps } from "./reads.ts";
 import { registerAgents } from "./routes/agents.ts";
 import { registerChart } from "./routes/chart.ts";
@@ -84,6 +86,7 @@ export function createApp(p: CreateAppParameters) {
 
   app.use(requestId({ limitLength: 64 }));
   app.use(accessLog(p.logger));
+  app.use(securityHeaders({ hsts: p.settings.apiUrl.startsWith("https:") }));
   app.use(
     cors({
       origin: new URL(p.settings.webUrl).origin,
@@ -102,16 +105,8 @@ export function createApp(p: CreateAppParameters) {
       maxAge: 600,
     }),
   );
-  app.use(
-    bodyLimit({
-      maxSize: API_LIMITS.maxBodyBytes,
-      onError: () => {
-        throw new HttpError("payload_too_large", {
-          message: `request body exceeds ${API_LIMITS.maxBodyBytes} bytes`,
-        });
-      },
-    }),
-  );
+  // Refused when read, not on arrival: a protected route checks the key (a header) first.
+  app.use(bodyLimit({ maxBytes: API_LIMITS.maxBodyBytes }));
 
   // Liveness answers before the limiter: probes must never be throttled, and it is the
   // benchmark's ceiling (no database round trip).
@@ -129,6 +124,8 @@ export function createApp(p: CreateAppParameters) {
     registerWebhooks(app, { sql: p.sql, secrets: p.events.webhookSecrets });
   }
 
+  // Routes registered so far answer before the per-client limiter: they never give 429.
+  const unlimited = new Set(app.openAPIRegistry.definitions);
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
   // Before the limiter: a valid agent key earns the authenticated budget on every route.
   app.use(identify({ sql: p.sql }));
@@ -166,6 +163,7 @@ export function createApp(p: CreateAppParameters) {
   if (p.launch) registerLaunchFeatures(app, { sql: p.sql, features: p.launch });
   if (p.webhooks) registerWebhookSubscriptions(app, { sql: p.sql, ...p.webhooks });
 
+  declareCommonResponses(app, { unlimited });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

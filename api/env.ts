@@ -15,6 +15,8 @@ export type AppEnv = {
     principal?: Principal;
     /** Set by `requireSession`: the SIWE or patron session of the cookie. */
     session?: Session;
+    /** Set by the body limit when the body outgrew it: the answer is 413 whoever read it. */
+    bodyTooLarge?: boolean;
     /** Inbound webhooks: the raw body whose signature was verified. */
     webhookBody?: string;
   };

@@ -18,9 +18,12 @@ export const ERROR_STATUS = {
   not_authorized: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   upstream_error: 502,
   unavailable: 503,
@@ -38,6 +41,26 @@ export const ERROR_STATUS = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** SQLSTATEs of text the database cannot hold: 22021 invalid byte sequence (NUL), 22P05. */
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
+
+function isPostgresError(e: unknown): e is { code: string } {
+  return (
+    e instanceof Error &&
+    e.name === "PostgresError" &&
+    typeof (e as { code?: unknown }).code === "string"
+  );
+}
+
+/** The statuses Hono's HTTPException is thrown with inside the app, as envelope codes. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "validation_failed",
+  401: "not_authenticated",
+  404: "not_found",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
 
 export type { ErrorDetail };
 
@@ -107,8 +130,26 @@ export type Envelope = "common" | "launch";
  */
 export function toHttpError(error: unknown, envelope: Envelope = "common"): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof HTTPException && error.status === 413)
-    return new HttpError("payload_too_large", { message: error.message });
+  // Hono's own refusals (validators, the media-type gate) are bare HTTPExceptions.
+  if (error instanceof HTTPException) {
+    const code = HTTP_EXCEPTION_CODES[error.status];
+    if (code) {
+      const launch = envelope === "launch" && code === "validation_failed";
+      return new HttpError(launch ? "INVALID_REQUEST" : code, {
+        message: error.message || "the request is malformed",
+        ...(code === "validation_failed"
+          ? { details: [{ path: "(root)", message: error.message || "malformed request" }] }
+          : {}),
+      });
+    }
+  }
+  // Text Postgres cannot store (a NUL character, invalid encoding) came from the client.
+  if (isPostgresError(error) && UNSTORABLE_TEXT.has(error.code)) {
+    return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
+      message: "a value contains a NUL character or text that is not valid UTF-8",
+      details: [{ path: "(root)", message: "NUL characters are not accepted" }],
+    });
+  }
   if (error instanceof ImageCheckError) {
     return new HttpError(envelope === "launch" ? "INVALID_REQUEST" : "validation_failed", {
       message: error.message,
@@ -157,7 +198,10 @@ export type { LaunchErrorBody };
  * app.onError((error, c) => renderError(c, error));
  */
 export function renderError(c: Context, error: unknown, envelope: Envelope = "common") {
-  const e = toHttpError(error, envelope);
+  // A body over the limit fails whoever reads it; a parser may have wrapped that as a 400.
+  const e = c.get("bodyTooLarge")
+    ? new HttpError("payload_too_large", { message: "the request body is too large" })
+    : toHttpError(error, envelope);
   if (e.status >= 500 && !(error instanceof HttpError)) {
     c.get("log")?.error(
       { err: e.cause ?? e },

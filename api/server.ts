@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import type { Logger } from "../lib/logger.ts";
 import type { App } from "./app.ts";
+import { answerClientError } from "./client-error.ts";
 import { API_LIMITS } from "./limits.ts";
 
 export type StartServerParameters = { app: App; host: string; port: number; logger: Logger };
@@ -29,6 +30,8 @@ export function startServer(p: StartServerParameters): Promise<StartServerReturn
       },
     );
     server.once("error", reject);
+    // Node's own refusals (headers over 16 KB, malformed requests) in the error envelope.
+    server.on("clientError", answerClientError);
   });
 }
 

@@ -158,17 +158,32 @@ async function findVault(p: PreviewParameters, blockNumber: bigint): Promise<Add
       throw new HttpError("not_found", { message: `${p.id} is not a vault of our factory` });
     return p.id;
   }
-  const vault = await p.client.readContract({
-    address: p.factory,
-    abi: launchFactoryAbi,
-    functionName: "vaults",
-    args: [BigInt(p.id)],
-    blockNumber,
-  });
+  let vault: Address;
+  try {
+    vault = await p.client.readContract({
+      address: p.factory,
+      abi: launchFactoryAbi,
+      functionName: "vaults",
+      args: [BigInt(p.id)],
+      blockNumber,
+    });
+  } catch (error) {
+    // Past the end of the factory's list the getter reverts: that launch does not exist.
+    if (error instanceof BaseError && error.walk((x) => x instanceof ContractFunctionRevertedError))
+      throw new HttpError("not_found", { message: `no launch ${p.id} on the factory` });
+    throw new HttpError("unavailable", {
+      message: "the chain could not be read; retry shortly",
+      headers: { "Retry-After": String(CHAIN_RETRY_AFTER_SECONDS) },
+      cause: error,
+    });
+  }
   if (vault === zeroAddress)
     throw new HttpError("not_found", { message: `no launch ${p.id} on the factory` });
   return vault;
 }
+
+/** `Retry-After` (seconds) when the RPC fails while a preview reads the vault. */
+const CHAIN_RETRY_AFTER_SECONDS = 2;
 
 function errorText(e: unknown): string {
   if (!e) return "failed";

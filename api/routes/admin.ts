@@ -6,6 +6,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
+import { documentAdminRoutes } from "./admin-docs.ts";
 
 /** Operator-only requests: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
 function adminAuth(token: string | undefined): MiddlewareHandler {
@@ -53,7 +54,7 @@ const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: 
 });
 
 /**
- * Operator endpoints (not in the public OpenAPI): register an agent, rotate and revoke its
+ * Operator endpoints (described in the OpenAPI by admin-docs.ts): register an agent, rotate and revoke its
  * key. The new key is in the response once and never again; it is never logged.
  *
  * @example
@@ -61,6 +62,7 @@ const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: 
  */
 export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
   const auth = adminAuth(d.adminToken);
+  documentAdminRoutes(app);
   app.post("/v2/admin/agents", auth, async (c) => {
     const b = await json(CreateBody, await c.req.text());
     const k = await createAgent(d.sql, {

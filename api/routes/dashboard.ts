@@ -8,6 +8,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import type { ApiSettings } from "../settings.ts";
+import { documentFeatureRoute } from "./admin-docs.ts";
 import { registerDashboardReads } from "./dashboard-reads.ts";
 import { registerDashboardWrites } from "./dashboard-writes.ts";
 
@@ -75,6 +76,7 @@ export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
   registerDashboardReads(app, { sql: d.sql, settings: d.settings, chain });
 
   // Operators: make an agent the featured one (by agentId or token address).
+  documentFeatureRoute(app);
   app.post("/v2/admin/agents/:agent/feature", async (c) => {
     if (!d.adminToken) {
       throw new HttpError("not_found", {

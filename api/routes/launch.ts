@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
@@ -6,6 +6,7 @@ import { HttpError, invalidInput, renderError } from "../errors.ts";
 import { LaunchError, LaunchRequest, LaunchResponse } from "../launch/schema.ts";
 import { countLaunchRequest, type LaunchDeps, launchAgent } from "../launch/service.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
+import { ErrorEnvelope } from "../schemas.ts";
 
 /** Renders any error of the launch endpoint as its own error object `{ok:false, error, detail?, code?}`. */
 export function renderLaunchError(c: Context, error: unknown) {
@@ -14,9 +15,11 @@ export function renderLaunchError(c: Context, error: unknown) {
 
 /** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
 export async function parseLaunchBody(c: Context) {
+  // Read outside the try: a body over the limit is a 413, not "not JSON".
+  const text = await c.req.text();
   let json: unknown;
   try {
-    json = JSON.parse(await c.req.text());
+    json = JSON.parse(text);
   } catch {
     throw new HttpError("INVALID_REQUEST", {
       message: "the body is not JSON",
@@ -99,6 +102,34 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
   });
 
   // ERC-8004 registration file (the agentURI of the identity NFT).
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/v2/registrations/{file}",
+    tags: ["agents"],
+    summary: "The ERC-8004 registration file an agent's identity NFT points at",
+    request: {
+      params: z.object({
+        file: z
+          .string()
+          .regex(/^[0-9a-f-]{36}\.json$/)
+          .openapi({ example: "<agentId>.json" }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "The registration file (EIP-8004 registration-v1)",
+        content: {
+          "application/json": {
+            schema: z.object({ type: z.string(), name: z.string() }).passthrough(),
+          },
+        },
+      },
+      404: {
+        description: "not_found: no agent with this id has started a launch",
+        content: { "application/json": { schema: ErrorEnvelope } },
+      },
+    },
+  });
   app.get("/v2/registrations/:file{[0-9a-f-]{36}\\.json}", async (c) => {
     const agentId = c.req.param("file").replace(/\.json$/, "");
     const [a] = (await d.sql`select s.eip8004_token_id::text as eip8004_token_id, a.token_address,

@@ -6,11 +6,11 @@ import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
 import { attachWebSocket } from "../../api/ws/bridge.ts";
 import { type Config, ConfigError } from "../../lib/config.ts";
-import { createSql } from "../../lib/db/client.ts";
+import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
-import { createLogger } from "../../lib/logger.ts";
+import { createLogger, type Logger } from "../../lib/logger.ts";
 import { outboundSettings } from "../../lib/outbound/settings.ts";
 import { resolveServices } from "../../lib/services.ts";
 import { UpstreamError } from "../../services/http.ts";
@@ -32,21 +32,7 @@ export function apiCommand(): Command {
       const databaseUrl = resolveDatabaseUrl(config);
       const sql = createSql(databaseUrl, { appName: "launchpad-api" });
       await migrate(sql);
-      const launch = launchFeaturesFromConfig(config, databaseUrl, sql);
-      launch.features.preview = launchPreviewFromConfig(config, sql, log);
-      const settings = apiSettings(config);
-      const app = createApp({
-        logger: log,
-        env: config.LAUNCHPAD_ENV,
-        sql,
-        settings,
-        launch: launch.features,
-        dashboard: { policy: stewardPolicyReader(config) },
-        webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
-        sessions: sessionFeaturesFromConfig(config, sql, log),
-        events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
-        policy: policyFeatures(config),
-      });
+      const { app, settings, stop } = createApiApp(config, sql, databaseUrl, log);
       const server = await startServer({
         app,
         host: config.HOST,
@@ -70,7 +56,7 @@ export function apiCommand(): Command {
         // Sockets first (1001), so the HTTP server's close does not wait on them.
         await ws.close();
         await server.close();
-        await launch.stop();
+        await stop();
         await sql.end({ timeout: 5 });
       });
     });
@@ -96,6 +82,32 @@ function policyFeatures(config: Config) {
         }
       : undefined,
   };
+}
+
+/**
+ * The API app exactly as `launchpad api` serves it: every feature the configuration turns on.
+ * Tests use it to list the routes the service really serves (the inventory check).
+ *
+ * @example
+ * const { app, stop } = createApiApp(config, sql, databaseUrl, log);
+ */
+export function createApiApp(config: Config, sql: Sql, databaseUrl: string, log: Logger) {
+  const launch = launchFeaturesFromConfig(config, databaseUrl, sql);
+  launch.features.preview = launchPreviewFromConfig(config, sql, log);
+  const settings = apiSettings(config);
+  const app = createApp({
+    logger: log,
+    env: config.LAUNCHPAD_ENV,
+    sql,
+    settings,
+    launch: launch.features,
+    dashboard: { policy: stewardPolicyReader(config) },
+    webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
+    sessions: sessionFeaturesFromConfig(config, sql, log),
+    events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
+    policy: policyFeatures(config),
+  });
+  return { app, settings, stop: launch.stop };
 }
 
 /** The dashboard's policy snapshot from the steward signer: null for a wallet without one. */

@@ -1,0 +1,30 @@
+import { HTTPException } from "hono/http-exception";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toHttpError } from "./errors.ts";
+import { startTestDatabase, type TestDatabase } from "./testing/postgres.ts";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await startTestDatabase();
+});
+afterAll(() => db?.stop());
+
+describe("toHttpError", () => {
+  it("a NUL character Postgres refuses is the client's 400, not a 500", async () => {
+    const error = await db.sql`select ${"a\u0000b"}::text as t`.catch((e: unknown) => e);
+    expect(toHttpError(error).status).toBe(400);
+    expect(toHttpError(error).code).toBe("validation_failed");
+    expect(toHttpError(error, "launch").code).toBe("INVALID_REQUEST");
+    // Any other database failure stays an internal error.
+    const other = await db.sql`select * from app.no_such_table`.catch((e: unknown) => e);
+    expect(toHttpError(other).status).toBe(500);
+  });
+
+  it("Hono's bare refusals keep their status in the envelope", () => {
+    expect(toHttpError(new HTTPException(415, { message: "Unsupported Media Type" })).code).toBe(
+      "unsupported_media_type",
+    );
+    expect(toHttpError(new HTTPException(400, { message: "Malformed JSON" })).status).toBe(400);
+    expect(toHttpError(new HTTPException(413)).status).toBe(413);
+  });
+});

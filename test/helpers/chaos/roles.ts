@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { openSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "../../../lib/net.ts";
+import { embeddedPostgresUrl } from "../../../lib/postgres/embedded.ts";
+import { cleanEnv, ROOT, type Stack, waitFor } from "../cli.ts";
+import { rolePid } from "../launch.ts";
+
+/** How long a restarted API may take to answer /health (migrations wait on Ponder's locks). */
+const API_START_TIMEOUT_MS = 180_000;
+
+/** Roles the supervisor restarts by itself once killed. */
+export const SUPERVISED_ROLES = ["worker", "indexer", "steward", "launchpad-api", "x"] as const;
+
+export type ChaosAction =
+  | { kind: "kill"; role: (typeof SUPERVISED_ROLES)[number] | "api-2" }
+  | { kind: "pause-rpc"; ms: number };
+
+/**
+ * A second `launchpad api` beside the supervisor's, on the stack's database and chain: the
+ * API process chaos kills and restarts (the supervisor treats its own API dying as fatal, by
+ * design). Its output goes to `<data dir>/api-2.log`.
+ *
+ * @example
+ * const api2 = await secondApi(stack, env); await api2.kill(); await api2.start();
+ */
+export async function secondApi(env: Record<string, string>) {
+  const dataDir = env.LAUNCHPAD_DATA_DIR as string;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const log = openSync(join(dataDir, "api-2.log"), "a");
+    child = spawn(process.execPath, [join(ROOT, "bin", "launchpad.js"), "api"], {
+      cwd: ROOT,
+      env: cleanEnv({
+        ...env,
+        DATABASE_URL: embeddedPostgresUrl(dataDir) ?? "",
+        PORT: String(port),
+        LOG_LEVEL: "warn",
+      }),
+      stdio: ["ignore", log, log],
+    });
+    await waitFor(
+      "the second API",
+      async () => ((await fetch(`${url}/health`)).ok ? true : undefined),
+      API_START_TIMEOUT_MS,
+    );
+  };
+  return {
+    url,
+    start,
+    alive: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    kill: async () => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child?.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** Anvil's pid, from the pid file the devnet writes. */
+export function anvilPid(dataDir: string): number {
+  return Number(readFileSync(join(dataDir, "run", "anvil.pid"), "utf8"));
+}
+
+/**
+ * Carries out one chaos action: SIGKILL of a supervised role (the supervisor restarts it), or
+ * the RPC paused (SIGSTOP of anvil) for `ms`, longer than the upstream timeout, then resumed.
+ */
+export async function act(
+  a: ChaosAction,
+  o: { stack: Stack; dataDir: string; api2: Awaited<ReturnType<typeof secondApi>> },
+): Promise<string> {
+  if (a.kind === "pause-rpc") {
+    const pid = anvilPid(o.dataDir);
+    process.kill(pid, "SIGSTOP");
+    try {
+      await new Promise((r) => setTimeout(r, a.ms));
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    return `paused the RPC for ${a.ms} ms`;
+  }
+  if (a.role === "api-2") {
+    await o.api2.kill();
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    await o.api2.start();
+    return `killed and restarted the second API (up again in ${Date.now() - started} ms)`;
+  }
+  let pid: number;
+  try {
+    pid = rolePid(o.stack, a.role);
+  } catch {
+    return `${a.role} was down already (restarting)`;
+  }
+  process.kill(pid, "SIGKILL");
+  return `SIGKILLed ${a.role} (pid ${pid})`;
+}
