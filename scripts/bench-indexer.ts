@@ -161,6 +161,19 @@ try {
     `generated ${TRADES} trades over ${TOKENS} tokens in ${head} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
+  // Bytes the indexer reads per trade block (docs/indexer.md, mainnet cost): a full block of
+  // curve buys, its receipts at once, one receipt, and the block with its transactions.
+  {
+    const full = toHex(head - 31);
+    const block = await rpcBytes(rpcUrl, "eth_getBlockByNumber", [full, true]);
+    const receipts = await rpcBytes(rpcUrl, "eth_getBlockReceipts", [full]);
+    const txs = (block.result as { transactions: { hash: Hex }[] }).transactions;
+    const one = await rpcBytes(rpcUrl, "eth_getTransactionReceipt", [txs[0]?.hash]);
+    console.log(
+      `bytes of a block of ${txs.length} curve buys: eth_getBlockByNumber(full) ${block.bytes}, eth_getBlockReceipts ${receipts.bytes} (${Math.round(receipts.bytes / txs.length)} per tx), eth_getTransactionReceipt ${one.bytes}`,
+    );
+  }
+
   // Ceiling: raw eth_getLogs over the same range, in chunks that keep each answer under viem's
   // 10 MB response limit (a full block here holds ~5 logs per trade, ~1 KB each).
   const chunk = Math.max(1, Math.floor(1000 / PER_BLOCK));
@@ -279,4 +292,18 @@ function backfillDuration(output: string): number {
     if (typeof duration === "number") return duration;
   }
   throw new Error("Ponder logged no backfill duration");
+}
+
+/** One JSON-RPC call and the size of its answer in bytes. */
+async function rpcBytes(url: string, method: string, params: unknown[]) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const text = await res.text();
+  return {
+    bytes: Buffer.byteLength(text),
+    result: (JSON.parse(text) as { result: unknown }).result,
+  };
 }

@@ -4,7 +4,7 @@ import { type Context, ponder } from "ponder:registry";
 import { walletActivity, watchedWallet } from "ponder:schema";
 import { decodeEventLog, getAbiItem, toEventSelector } from "viem";
 import { safeL2Abi } from "../abis/SafeL2.ts";
-import { readReceipt } from "./receipts.ts";
+import { readBlockReceipts } from "./receipts.ts";
 import { type Hex, logId, lower, SOURCE } from "./settings.ts";
 
 type SafeEvent = {
@@ -57,17 +57,21 @@ const onExecution =
 
 /** `to` and `value` of the last SafeMultiSigTransaction of this Safe before `event` in its tx. */
 async function executedValue(context: Context, event: SafeEvent) {
-  const receipt = await readReceipt(context, event.transaction.hash, event.block);
-  const log = receipt.logs
+  const receipts = await readBlockReceipts(context, event.transaction.hash, event.block);
+  const log = (receipts.logs(event.transaction.hash) ?? [])
     .filter(
       (l) =>
         lower(l.address) === lower(event.log.address) &&
         l.topics[0] === MULTISIG_TOPIC &&
-        (l.logIndex as number) < event.log.logIndex,
+        Number(l.logIndex) < event.log.logIndex,
     )
     .at(-1);
   if (!log) return undefined;
-  const ev = decodeEventLog({ abi: safeL2Abi, data: log.data, topics: log.topics });
+  const ev = decodeEventLog({
+    abi: safeL2Abi,
+    data: log.data,
+    topics: log.topics as [Hex, ...Hex[]],
+  });
   if (ev.eventName !== "SafeMultiSigTransaction") return undefined;
   return { to: lower(ev.args.to), value: ev.args.value };
 }
