@@ -5,6 +5,7 @@ import { holder, launch, token, walletActivity, watchedWallet } from "ponder:sch
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { flushBlockCandles } from "./candles.ts";
 import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
+import { chainClient } from "./rpc.ts";
 import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 
@@ -59,11 +60,12 @@ async function onMint(
   if (tok.origin === "registry") {
     const created = findTokenCreate(logs, tok.address);
     if (!created) return;
-    const info = await context.client.readContract({
+    const info = await chainClient.readContract({
       address: settings.tokenManager2,
       abi: tokenManager2Abi,
       functionName: "_tokenInfos",
       args: [tok.address],
+      blockNumber: block.number,
     });
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,
@@ -128,7 +130,7 @@ async function onTransfer(
   const block = event.block as Block;
   if (touchesMarket(tok, from, to)) {
     const txHash = event.transaction.hash;
-    const receipts = await readBlockReceipts(context, txHash, block);
+    const receipts = await readBlockReceipts(txHash, block);
     const logs = receipts.logs(txHash) as RawLog[];
     if (from === ZERO) {
       await onMint(context, tok, to, logs, block, txHash, event.log.logIndex);

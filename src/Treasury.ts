@@ -43,7 +43,7 @@ const onExecution =
     if (kind === "safe_execution_failure") return;
     // BNB out: the executed Safe transaction's value (SafeL2 logs it in SafeMultiSigTransaction
     // right before running it; only a success moved it).
-    const sent = await executedValue(context, event);
+    const sent = await executedValue(event);
     if (!sent || sent.value === 0n) return;
     await context.db.insert(walletActivity).values({
       ...row,
@@ -56,8 +56,8 @@ const onExecution =
   };
 
 /** `to` and `value` of the last SafeMultiSigTransaction of this Safe before `event` in its tx. */
-async function executedValue(context: Context, event: SafeEvent) {
-  const receipts = await readBlockReceipts(context, event.transaction.hash, event.block);
+async function executedValue(event: SafeEvent) {
+  const receipts = await readBlockReceipts(event.transaction.hash, event.block);
   const log = (receipts.logs(event.transaction.hash) ?? [])
     .filter(
       (l) =>

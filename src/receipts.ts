@@ -16,11 +16,22 @@
 //
 // The receipts stay in their RPC form (hex strings): a block is indexed once (receipts by
 // transaction, Transfer logs by token) and only the logs a handler asks for are decoded.
+//
+// They are read with our own client, not `context.client`: Ponder's RPC queue is shared with its
+// historical sync, and a handler's request waited there behind `eth_getBlockByNumber` calls of
+// 500 transactions (seconds each on the bench), once per block. While blocks with trades come one
+// after another (a backfill), the next blocks are read ahead by number and used only if their
+// receipts carry the hash Ponder delivers.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Context } from "ponder:registry";
-import type { Hex } from "viem";
+import { type Hex, numberToHex } from "viem";
 import { LaunchpadError } from "../lib/errors.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
+import { chainClient } from "./rpc.ts";
+
+const request = chainClient.request as unknown as (args: {
+  method: "eth_getBlockReceipts";
+  params: [Hex];
+}) => Promise<RawReceipt[] | null>;
 
 /** A log as the RPC sends it (every number hex). */
 export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex };
@@ -42,6 +53,9 @@ export type BlockReceipts = {
 };
 
 const memo = new Map<Hex, Promise<BlockReceipts>>();
+/** Receipts read ahead by block number (unchecked until a handler asks for that block's hash). */
+const ahead = new Map<bigint, Promise<RawReceipt[] | null>>();
+let lastNumber: bigint | undefined;
 
 /** The RPC still answered for another block than asked after every retry (fatal to Ponder). */
 export class ReceiptMismatchError extends LaunchpadError<"RECEIPT_MISMATCH"> {
@@ -55,19 +69,18 @@ export class ReceiptMismatchError extends LaunchpadError<"RECEIPT_MISMATCH"> {
  * The receipts of `block` (by hash), with `txHash` checked to be among them.
  *
  * @example
- * const receipts = await readBlockReceipts(context, event.transaction.hash, event.block);
+ * const receipts = await readBlockReceipts(event.transaction.hash, event.block);
  * const logs = receipts.logs(event.transaction.hash);
  */
 export async function readBlockReceipts(
-  context: Context,
   txHash: Hex,
-  block: { hash: Hex },
+  block: { hash: Hex; number: bigint },
 ): Promise<BlockReceipts> {
   let last: unknown;
   for (let attempt = 0; attempt < RECEIPT_LIMITS.attempts; attempt++) {
     if (attempt > 0) await sleep(RECEIPT_LIMITS.backoffMs * 2 ** (attempt - 1));
     try {
-      const receipts = await blockReceipts(context, block.hash);
+      const receipts = await blockReceipts(block);
       if (receipts.logs(txHash)) return receipts;
       memo.delete(block.hash);
       last = new ReceiptMismatchError(`no receipt of ${txHash} in block ${block.hash}`);
@@ -79,20 +92,37 @@ export async function readBlockReceipts(
   throw last;
 }
 
-function blockReceipts(context: Context, blockHash: Hex): Promise<BlockReceipts> {
-  const known = memo.get(blockHash);
+function blockReceipts(block: { hash: Hex; number: bigint }): Promise<BlockReceipts> {
+  const known = memo.get(block.hash);
   if (known) return known;
-  const request = context.client.request as unknown as (args: {
-    method: "eth_getBlockReceipts";
-    params: [Hex];
-  }) => Promise<RawReceipt[] | null>;
-  const pending = request({ method: "eth_getBlockReceipts", params: [blockHash] }).then((raw) => {
+  const blockHash = block.hash;
+  const early = ahead.get(block.number);
+  ahead.delete(block.number);
+  const pending = (async () => {
+    const read = early ? await early.catch(() => null) : null;
+    // Read ahead by number: usable only if it is this very block (not another fork's, not empty).
+    const raw =
+      read && read.length > 0 && read.every((r) => r.blockHash === blockHash)
+        ? read
+        : await request({ method: "eth_getBlockReceipts", params: [blockHash] });
     if (!raw) throw new ReceiptMismatchError(`no receipts for block ${blockHash}`);
     return indexReceipts(blockHash, raw);
-  });
+  })();
   pending.catch(() => memo.delete(blockHash));
   memo.set(blockHash, pending);
   if (memo.size > RECEIPT_LIMITS.memoBlocks) memo.delete(memo.keys().next().value as Hex);
+  // Blocks with trades one after another: the next ones will be asked for too.
+  if (lastNumber !== undefined && block.number === lastNumber + 1n) {
+    for (let k = 1n; k <= BigInt(RECEIPT_LIMITS.readAhead); k++) {
+      const n = block.number + k;
+      if (ahead.has(n)) continue;
+      const next = request({ method: "eth_getBlockReceipts", params: [numberToHex(n)] });
+      next.catch(() => undefined);
+      ahead.set(n, next);
+    }
+  }
+  for (const n of ahead.keys()) if (n <= block.number) ahead.delete(n);
+  lastNumber = block.number;
   return pending;
 }
 
