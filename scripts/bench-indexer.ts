@@ -1,7 +1,10 @@
-// `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 40]`
+// `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 40]
+//   [--cpu-prof DIR]`
 // Generates K curve trades over N registered tokens on a throwaway devnet, then prints:
-// backfill throughput of `ponder start` (events/s), live lag from a block being mined to its
-// trades being visible (p50, p99), and the raw eth_getLogs rate of the same node (the ceiling).
+// backfill throughput of `ponder start` (events/s, with and without Ponder's process start),
+// live lag from a block being mined to its trades being readable through the views (p50, p99),
+// and the raw eth_getLogs rate of the same node (the ceiling). `--cpu-prof DIR` writes a V8 CPU
+// profile of the indexing process into DIR (open it in Chrome DevTools or speedscope).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     tokens: { type: "string", default: "200" },
     "per-block": { type: "string", default: "500" },
     "live-blocks": { type: "string", default: "40" },
+    "cpu-prof": { type: "string" },
   },
 });
 const TRADES = Number(values.trades);
@@ -157,6 +161,19 @@ try {
     `generated ${TRADES} trades over ${TOKENS} tokens in ${head} blocks (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
+  // Bytes the indexer reads per trade block (docs/indexer.md, mainnet cost): a full block of
+  // curve buys, its receipts at once, one receipt, and the block with its transactions.
+  {
+    const full = toHex(head - 31);
+    const block = await rpcBytes(rpcUrl, "eth_getBlockByNumber", [full, true]);
+    const receipts = await rpcBytes(rpcUrl, "eth_getBlockReceipts", [full]);
+    const txs = (block.result as { transactions: { hash: Hex }[] }).transactions;
+    const one = await rpcBytes(rpcUrl, "eth_getTransactionReceipt", [txs[0]?.hash]);
+    console.log(
+      `bytes of a block of ${txs.length} curve buys: eth_getBlockByNumber(full) ${block.bytes}, eth_getBlockReceipts ${receipts.bytes} (${Math.round(receipts.bytes / txs.length)} per tx), eth_getTransactionReceipt ${one.bytes}`,
+    );
+  }
+
   // Ceiling: raw eth_getLogs over the same range, in chunks that keep each answer under viem's
   // 10 MB response limit (a full block here holds ~5 logs per trade, ~1 KB each).
   const chunk = Math.max(1, Math.floor(1000 / PER_BLOCK));
@@ -178,20 +195,29 @@ try {
   const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
   try {
     const p0 = performance.now();
+    const profDir = values["cpu-prof"];
     const run = await startPonder({
       databaseUrl: pg.url,
       dataDir,
       devnetPort: port,
       schema: "bench",
+      viewsSchema: "bench_views",
+      logLevel: "info",
+      nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
     });
     await run.waitFor(head, 3_600_000);
     const backfillSec = (performance.now() - p0) / 1000;
-    // Events Ponder handled: registrations + every Transfer of a service token (one per trade, plus mints).
-    const [counts] =
-      await sql`select (select count(*) from bench.trade)::int as trades, (select count(*) from bench.token)::int as tokens`;
-    const events = (counts?.tokens ?? 0) * 2 + (counts?.trades ?? 0);
+    const [counts] = await sql`select (select count(*) from bench.trade)::int as trades`;
+    const events = await completedEvents(run.port);
+    // Ponder's own clock from its first historical batch to the end of the backfill: no vite
+    // build, schema setup or index creation.
+    const ponderMs = backfillDuration(run.output());
     console.log(
       `backfill: ${counts?.trades} trades, ${events} events in ${backfillSec.toFixed(1)} s (process start included) = ${Math.round(events / backfillSec)} events/s`,
+    );
+    console.log(`where the backfill went (Ponder's /metrics):\n${await timeSplit(run.port)}`);
+    console.log(
+      `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling`,
     );
 
     // Live: mine blocks of trades one at a time and time until they are in the trade table.
@@ -204,9 +230,16 @@ try {
       const m0 = performance.now();
       await mine();
       const n = Number(await client.getBlockNumber({ cacheTime: 0 }));
+      // Wait for the block's successful buys (a reverted buy has no trade to wait for).
+      const receipts = (await client.request({
+        method: "eth_getBlockReceipts" as never,
+        params: [toHex(n)] as never,
+      })) as { status: Hex }[] | null;
+      const expected = (receipts ?? []).filter((r) => r.status === "0x1").length;
       for (;;) {
-        const [r] = await sql`select count(*)::int as n from bench.trade where block_number = ${n}`;
-        if ((r?.n ?? 0) >= perLiveBlock) break;
+        const [r] =
+          await sql`select count(*)::int as n from bench_views.trade where block_number = ${n}`;
+        if ((r?.n ?? 0) >= expected) break;
         await new Promise((res) => setTimeout(res, 5));
       }
       lags.push(performance.now() - m0);
@@ -215,7 +248,7 @@ try {
     const q = (p: number) =>
       lags[Math.min(lags.length - 1, Math.floor(p * lags.length))]?.toFixed(0);
     console.log(
-      `live lag (block mined -> its ${perLiveBlock} trades in the table, ${LIVE_BLOCKS} blocks): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`,
+      `live lag (block mined -> its ${perLiveBlock} trades in the views, ${LIVE_BLOCKS} blocks): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`,
     );
     await run.kill();
   } finally {
@@ -224,4 +257,59 @@ try {
   }
 } finally {
   await cleanup();
+}
+
+/** Events Ponder's indexing functions completed (its /metrics counter, summed over events). */
+async function completedEvents(ponderPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${ponderPort}/metrics`)).text();
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (line.startsWith("ponder_indexing_completed_events{"))
+      total += Number(line.split(" ").at(-1));
+  }
+  return total;
+}
+
+/**
+ * Ponder's own split of the backfill (ms): extract (RPC + sync store) vs transform (indexing),
+ * the transform's steps, each indexing function's total, and RPC time per method.
+ */
+async function timeSplit(ponderPort: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${ponderPort}/metrics`)).text();
+  const wanted = [
+    /^ponder_historical_concurrency_group_duration\{/,
+    /^ponder_historical_extract_duration\{/,
+    /^ponder_historical_transform_duration\{/,
+    /^ponder_indexing_function_duration_(sum|count)\{/,
+    /^ponder_rpc_request_duration_(sum|count)\{/,
+  ];
+  return text
+    .split("\n")
+    .filter((line) => wanted.some((re) => re.test(line)))
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+/** Ponder's "Completed backfill indexing" duration (ms) from its JSON log lines. */
+function backfillDuration(output: string): number {
+  for (const line of output.split("\n")) {
+    if (!line.includes("Completed backfill indexing")) continue;
+    const duration = (JSON.parse(line) as { duration?: number }).duration;
+    if (typeof duration === "number") return duration;
+  }
+  throw new Error("Ponder logged no backfill duration");
+}
+
+/** One JSON-RPC call and the size of its answer in bytes. */
+async function rpcBytes(url: string, method: string, params: unknown[]) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const text = await res.text();
+  return {
+    bytes: Buffer.byteLength(text),
+    result: (JSON.parse(text) as { result: unknown }).result,
+  };
 }

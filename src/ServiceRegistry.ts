@@ -1,6 +1,7 @@
 import { ponder } from "ponder:registry";
 import { identity, identityChange, token, watchedWallet } from "ponder:schema";
 import { identityRegistryAbi } from "../abis/IdentityRegistry.ts";
+import { chainClient, unlessReverted } from "./rpc.ts";
 import { logId, lower } from "./settings.ts";
 
 // A registration names a service token before it exists (the saga registers, then creates).
@@ -40,16 +41,17 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     await context.db.update(identity, { agentId: a.agentId }).set({ treasury });
     return;
   }
+  // Our client, pinned to this block (src/rpc.ts: Ponder's queue made each read wait seconds).
   const read = <T>(functionName: string) =>
-    context.client
-      .readContract({
+    unlessReverted(
+      chainClient.readContract({
         address: registry,
         abi: identityRegistryAbi,
         functionName: functionName as never,
         args: [a.agentId] as never,
-      })
-      .then((v) => v as T)
-      .catch(() => undefined);
+        blockNumber: event.block.number,
+      }),
+    ).then((v) => v as T | undefined);
   const [owner, uri, wallet] = await Promise.all([
     read<`0x${string}`>("ownerOf"),
     read<string>("tokenURI"),

@@ -3,7 +3,9 @@
 import { type Context, ponder } from "ponder:registry";
 import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
-import { readReceipt } from "./receipts.ts";
+import { flushBlockCandles } from "./candles.ts";
+import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
+import { chainClient } from "./rpc.ts";
 import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 
@@ -49,20 +51,21 @@ async function onMint(
   context: Context,
   tok: TokenRow,
   to: Hex,
-  logs: unknown,
+  logs: RawLog[],
   block: Block,
   tx: Hex,
   logIndex: number,
 ) {
   if (tok.createdBlock !== null) return;
   if (tok.origin === "registry") {
-    const created = findTokenCreate(logs as never, tok.address);
+    const created = findTokenCreate(logs, tok.address);
     if (!created) return;
-    const info = await context.client.readContract({
+    const info = await chainClient.readContract({
       address: settings.tokenManager2,
       abi: tokenManager2Abi,
       functionName: "_tokenInfos",
       args: [tok.address],
+      blockNumber: block.number,
     });
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,
@@ -95,47 +98,59 @@ async function onMint(
   }
 }
 
-async function onTransfer({ event, context }: { event: TransferEvent; context: Context }) {
+/** A Transfer the market takes part in: the curve, the pair, or a mint. Only these read receipts. */
+const touchesMarket = (tok: TokenRow, from: Hex, to: Hex) =>
+  from === settings.tokenManager2 ||
+  to === settings.tokenManager2 ||
+  from === tok.pair ||
+  to === tok.pair ||
+  from === ZERO;
+
+/** The token's market Transfers in the block, in log order. */
+const marketTransfers = (receipts: BlockReceipts, tok: TokenRow) =>
+  receipts.transfers(tok.address).filter((t) => touchesMarket(tok, t.from, t.to));
+
+async function onTransfer(
+  { event, context }: { event: TransferEvent; context: Context },
+  origin: TokenRow["origin"],
+) {
   const address = lower(event.log.address);
   const from = lower(event.args.from);
   const to = lower(event.args.to);
   const value = event.args.value;
   let tok = await context.db.find(token, { address });
   // A registered token always has its row (registration comes first); a launch token gets it
-  // from its LaunchCreated. Anything else is not ours.
-  if (!tok) return;
+  // from its LaunchCreated. Anything else is not ours, and each token is handled by the one
+  // contract (ServiceToken or LaunchToken) of its origin.
+  if (!tok || tok.origin !== origin) return;
   if (from === ZERO) tok = { ...tok, totalSupply: tok.totalSupply + value };
   if (from === ZERO && tok.origin === "launch") {
     await context.db.update(token, { address }).set({ totalSupply: tok.totalSupply });
   }
   const block = event.block as Block;
-  const touchesMarket =
-    from === settings.tokenManager2 ||
-    to === settings.tokenManager2 ||
-    from === tok.pair ||
-    to === tok.pair ||
-    from === ZERO;
-  if (touchesMarket) {
-    const receipt = await readReceipt(context, event.transaction.hash, block);
-    if (from === ZERO)
-      await onMint(
-        context,
-        tok,
-        to,
-        receipt.logs,
-        block,
-        event.transaction.hash,
-        event.log.logIndex,
-      );
-    const fresh = await context.db.find(token, { address });
-    if (fresh) {
+  if (touchesMarket(tok, from, to)) {
+    const txHash = event.transaction.hash;
+    const receipts = await readBlockReceipts(txHash, block);
+    const logs = receipts.logs(txHash) as RawLog[];
+    if (from === ZERO) {
+      await onMint(context, tok, to, logs, block, txHash, event.log.logIndex);
+      tok = (await context.db.find(token, { address })) ?? tok;
+    }
+    // A transaction's trades of this token are applied once, at its first market Transfer of
+    // the token (decided from the receipt, so no lookup of the trade rows), and the block's
+    // candles of the token are written at its last one.
+    const market = marketTransfers(receipts, tok);
+    if (market.find((t) => t.tx === txHash)?.logIndex === event.log.logIndex) {
       await applyReceiptTrades(
         context,
-        fresh,
-        receipt.logs,
-        { hash: event.transaction.hash, from: lower(event.transaction.from) },
+        tok,
+        logs,
+        { hash: txHash, from: lower(event.transaction.from) },
         block,
       );
+    }
+    if (market.at(-1)?.logIndex === event.log.logIndex) {
+      await flushBlockCandles(context, address, block);
     }
   }
   if (value !== 0n) {
@@ -173,8 +188,8 @@ type TransferEvent = {
   transaction: { hash: Hex; from: Hex };
 };
 
-ponder.on("ServiceToken:Transfer", onTransfer);
-ponder.on("LaunchToken:Transfer", onTransfer);
+ponder.on("ServiceToken:Transfer", (e) => onTransfer(e, "registry"));
+ponder.on("LaunchToken:Transfer", (e) => onTransfer(e, "launch"));
 
 /** The treasury's share of a token tax: income in the agent's activity feed. */
 async function onTaxDistributed({ event, context }: { event: TaxEvent; context: Context }) {

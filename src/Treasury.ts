@@ -4,7 +4,7 @@ import { type Context, ponder } from "ponder:registry";
 import { walletActivity, watchedWallet } from "ponder:schema";
 import { decodeEventLog, getAbiItem, toEventSelector } from "viem";
 import { safeL2Abi } from "../abis/SafeL2.ts";
-import { readReceipt } from "./receipts.ts";
+import { readBlockReceipts } from "./receipts.ts";
 import { type Hex, logId, lower, SOURCE } from "./settings.ts";
 
 type SafeEvent = {
@@ -43,7 +43,7 @@ const onExecution =
     if (kind === "safe_execution_failure") return;
     // BNB out: the executed Safe transaction's value (SafeL2 logs it in SafeMultiSigTransaction
     // right before running it; only a success moved it).
-    const sent = await executedValue(context, event);
+    const sent = await executedValue(event);
     if (!sent || sent.value === 0n) return;
     await context.db.insert(walletActivity).values({
       ...row,
@@ -56,18 +56,22 @@ const onExecution =
   };
 
 /** `to` and `value` of the last SafeMultiSigTransaction of this Safe before `event` in its tx. */
-async function executedValue(context: Context, event: SafeEvent) {
-  const receipt = await readReceipt(context, event.transaction.hash, event.block);
-  const log = receipt.logs
+async function executedValue(event: SafeEvent) {
+  const receipts = await readBlockReceipts(event.transaction.hash, event.block);
+  const log = (receipts.logs(event.transaction.hash) ?? [])
     .filter(
       (l) =>
         lower(l.address) === lower(event.log.address) &&
         l.topics[0] === MULTISIG_TOPIC &&
-        (l.logIndex as number) < event.log.logIndex,
+        Number(l.logIndex) < event.log.logIndex,
     )
     .at(-1);
   if (!log) return undefined;
-  const ev = decodeEventLog({ abi: safeL2Abi, data: log.data, topics: log.topics });
+  const ev = decodeEventLog({
+    abi: safeL2Abi,
+    data: log.data,
+    topics: log.topics as [Hex, ...Hex[]],
+  });
   if (ev.eventName !== "SafeMultiSigTransaction") return undefined;
   return { to: lower(ev.args.to), value: ev.args.value };
 }

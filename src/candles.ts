@@ -1,6 +1,15 @@
-// Candle upkeep per trade (registers no handler): exact integer OHLCV in BNB and in USD.
+// Candle upkeep (registers no handler): exact integer OHLCV in BNB and in USD, written once per
+// block and token rather than once per trade.
+//
+// Every trade of a block has the block's timestamp, so a block's trades of one token fall into
+// one bucket per interval: they are folded in memory (addToBlockCandles, in log order) and
+// written at the token's last market Transfer of the block (flushBlockCandles), six rows at
+// most. Ponder commits whole blocks (a historical batch ends at a block boundary; a live block
+// is one transaction), so a crash never keeps half a block's trades without their candles, and
+// a batch that Ponder runs again starts the block's fold afresh (a Transfer at or before the
+// last one folded means the block is being run again).
 import type { Context } from "ponder:registry";
-import { candle } from "ponder:schema";
+import { candle, type token } from "ponder:schema";
 import type { Hex } from "./settings.ts";
 
 /** Every interval the indexer keeps, in seconds. Buckets start at multiples of it (UTC). */
@@ -17,8 +26,6 @@ const max = (a: bigint, b: bigint) => (a > b ? a : b);
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 export type CandleTrade = {
-  token: Hex;
-  timestamp: bigint;
   price: bigint;
   bnbAmount: bigint;
   tokenAmount: bigint;
@@ -27,17 +34,63 @@ export type CandleTrade = {
   volumeUsd: bigint | null;
 };
 
-/** Adds one trade to its bucket of every interval. */
-export async function addToCandles(context: Context, t: CandleTrade): Promise<void> {
-  const p = t.priceUsd;
-  for (const [interval, seconds] of CANDLE_INTERVALS) {
-    const bucketStart = t.timestamp - (t.timestamp % seconds);
-    await context.db
-      .insert(candle)
-      .values({
-        token: t.token,
-        interval,
-        bucketStart,
+type Fold = {
+  open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
+  volumeBnb: bigint;
+  volumeToken: bigint;
+  tradeCount: number;
+  /** Over the trades that had a feed answer; null while none had. */
+  openUsd: bigint | null;
+  highUsd: bigint | null;
+  lowUsd: bigint | null;
+  closeUsd: bigint | null;
+  volumeUsd: bigint;
+};
+
+type Pending = {
+  blockHash: Hex;
+  timestamp: bigint;
+  /** The token's lastTradeAt before this block: a bucket that starts after it has no row yet. */
+  lastTradeBefore: bigint | null;
+  /** Log index of the last trade folded. */
+  lastLogIndex: number;
+  fold: Fold;
+};
+
+type TokenRow = typeof token.$inferSelect;
+
+/** The block being folded and its tokens' pending candles. */
+let current: Hex | undefined;
+const pending = new Map<Hex, Pending>();
+
+/**
+ * Folds one trade of `tok` into the block's pending candles. `tok` is the token row as read
+ * before the trade's transaction was applied.
+ */
+export function addToBlockCandles(
+  tok: TokenRow,
+  block: { hash: Hex; timestamp: bigint },
+  logIndex: number,
+  t: CandleTrade,
+): void {
+  if (current !== block.hash) {
+    // A new block (or a block run again after an earlier one): whatever is left is stale.
+    pending.clear();
+    current = block.hash;
+  }
+  let p = pending.get(tok.address);
+  if (p && logIndex <= p.lastLogIndex) p = undefined;
+  if (!p) {
+    const u = t.priceUsd;
+    pending.set(tok.address, {
+      blockHash: block.hash,
+      timestamp: block.timestamp,
+      lastTradeBefore: tok.lastTradeAt,
+      lastLogIndex: logIndex,
+      fold: {
         open: t.price,
         high: t.price,
         low: t.price,
@@ -45,27 +98,70 @@ export async function addToCandles(context: Context, t: CandleTrade): Promise<vo
         volumeBnb: t.bnbAmount,
         volumeToken: t.tokenAmount,
         tradeCount: 1,
-        openUsd: p,
-        highUsd: p,
-        lowUsd: p,
-        closeUsd: p,
+        openUsd: u,
+        highUsd: u,
+        lowUsd: u,
+        closeUsd: u,
         volumeUsd: t.volumeUsd ?? 0n,
-      })
-      .onConflictDoUpdate((row) => ({
-        high: max(row.high, t.price),
-        low: min(row.low, t.price),
-        close: t.price,
-        volumeBnb: row.volumeBnb + t.bnbAmount,
-        volumeToken: row.volumeToken + t.tokenAmount,
-        tradeCount: row.tradeCount + 1,
-        ...(p === null
+      },
+    });
+    return;
+  }
+  p.lastLogIndex = logIndex;
+  const f = p.fold;
+  f.high = max(f.high, t.price);
+  f.low = min(f.low, t.price);
+  f.close = t.price;
+  f.volumeBnb += t.bnbAmount;
+  f.volumeToken += t.tokenAmount;
+  f.tradeCount += 1;
+  const u = t.priceUsd;
+  if (u !== null) {
+    f.openUsd ??= u;
+    f.highUsd = f.highUsd === null ? u : max(f.highUsd, u);
+    f.lowUsd = f.lowUsd === null ? u : min(f.lowUsd, u);
+    f.closeUsd = u;
+    f.volumeUsd += t.volumeUsd ?? 0n;
+  }
+}
+
+/** Writes the block's pending candles of `token` (its last market Transfer of the block). */
+export async function flushBlockCandles(
+  context: Context,
+  token: Hex,
+  block: { hash: Hex },
+): Promise<void> {
+  const p = pending.get(token);
+  if (!p || p.blockHash !== block.hash) return;
+  pending.delete(token);
+  const f = p.fold;
+  for (const [interval, seconds] of CANDLE_INTERVALS) {
+    const bucketStart = p.timestamp - (p.timestamp % seconds);
+    const row = { token, interval, bucketStart, ...f };
+    // Block timestamps only grow, so a bucket starting after the token's last trade is empty:
+    // insert it without reading it first.
+    if (p.lastTradeBefore === null || p.lastTradeBefore < bucketStart) {
+      await context.db.insert(candle).values(row);
+      continue;
+    }
+    await context.db
+      .insert(candle)
+      .values(row)
+      .onConflictDoUpdate((r) => ({
+        high: max(r.high, f.high),
+        low: min(r.low, f.low),
+        close: f.close,
+        volumeBnb: r.volumeBnb + f.volumeBnb,
+        volumeToken: r.volumeToken + f.volumeToken,
+        tradeCount: r.tradeCount + f.tradeCount,
+        ...(f.closeUsd === null
           ? {}
           : {
-              openUsd: row.openUsd ?? p,
-              highUsd: row.highUsd === null ? p : max(row.highUsd, p),
-              lowUsd: row.lowUsd === null ? p : min(row.lowUsd, p),
-              closeUsd: p,
-              volumeUsd: row.volumeUsd + (t.volumeUsd ?? 0n),
+              openUsd: r.openUsd ?? f.openUsd,
+              highUsd: r.highUsd === null ? f.highUsd : max(r.highUsd, f.highUsd as bigint),
+              lowUsd: r.lowUsd === null ? f.lowUsd : min(r.lowUsd, f.lowUsd as bigint),
+              closeUsd: f.closeUsd,
+              volumeUsd: r.volumeUsd + f.volumeUsd,
             }),
       }));
   }

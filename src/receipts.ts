@@ -1,4 +1,4 @@
-// Transaction receipts for the trade extraction in trades.ts. Registers no handler.
+// A block's receipts for the trade extraction in trades.ts. Registers no handler.
 //
 // A node that is behind, or on another fork, can answer for another block or with nothing.
 // Ponder 0.17.7 does not retry a handler that throws: it rewraps any error that is not its
@@ -13,18 +13,49 @@
 // Per-transaction `eth_getTransactionReceipt` through Ponder's cache cost ~35 ms each (one
 // select and one insert in ponder_sync per call) and dominated backfill time. Keyed by block
 // hash, a memoised result can never describe a block that was reorged away.
+//
+// The receipts stay in their RPC form (hex strings): a block is indexed once (receipts by
+// transaction, Transfer logs by token) and only the logs a handler asks for are decoded.
+//
+// They are read with our own client, not `context.client`: Ponder's RPC queue is shared with its
+// historical sync, and a handler's request waited there behind `eth_getBlockByNumber` calls of
+// 500 transactions (seconds each on the bench), once per block. While blocks with trades come one
+// after another (a backfill), the next blocks are read ahead by number and used only if their
+// receipts carry the hash Ponder delivers.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Context } from "ponder:registry";
-import {
-  formatTransactionReceipt,
-  type Hex,
-  type RpcTransactionReceipt,
-  type TransactionReceipt,
-} from "viem";
+import { type Hex, numberToHex } from "viem";
 import { LaunchpadError } from "../lib/errors.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
+import { chainClient } from "./rpc.ts";
 
-const memo = new Map<Hex, Promise<TransactionReceipt[]>>();
+const request = chainClient.request as unknown as (args: {
+  method: "eth_getBlockReceipts";
+  params: [Hex];
+}) => Promise<RawReceipt[] | null>;
+
+/** A log as the RPC sends it (every number hex). */
+export type RawLog = { address: Hex; topics: Hex[]; data: Hex; logIndex: Hex };
+type RawReceipt = { transactionHash: Hex; blockHash: Hex; logs: RawLog[] };
+
+/** keccak256("Transfer(address,address,uint256)"). */
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/** One Transfer of a token in the block: enough to tell market transfers apart. */
+export type BlockTransfer = { tx: Hex; logIndex: number; from: Hex; to: Hex };
+
+/** A block's receipts, indexed once. */
+export type BlockReceipts = {
+  hash: Hex;
+  /** The receipt's logs of `txHash`, or undefined if the transaction is not in this block. */
+  logs: (txHash: Hex) => RawLog[] | undefined;
+  /** Every Transfer log of `token` (lowercase) in the block, in log order. */
+  transfers: (token: Hex) => BlockTransfer[];
+};
+
+const memo = new Map<Hex, Promise<BlockReceipts>>();
+/** Receipts read ahead by block number (unchecked until a handler asks for that block's hash). */
+const ahead = new Map<bigint, Promise<RawReceipt[] | null>>();
+let lastNumber: bigint | undefined;
 
 /** The RPC still answered for another block than asked after every retry (fatal to Ponder). */
 export class ReceiptMismatchError extends LaunchpadError<"RECEIPT_MISMATCH"> {
@@ -35,23 +66,22 @@ export class ReceiptMismatchError extends LaunchpadError<"RECEIPT_MISMATCH"> {
 }
 
 /**
- * The receipt of `txHash` in the block `block` (by hash).
+ * The receipts of `block` (by hash), with `txHash` checked to be among them.
  *
  * @example
- * const receipt = await readReceipt(context, event.transaction.hash, event.block);
+ * const receipts = await readBlockReceipts(event.transaction.hash, event.block);
+ * const logs = receipts.logs(event.transaction.hash);
  */
-export async function readReceipt(
-  context: Context,
+export async function readBlockReceipts(
   txHash: Hex,
-  block: { hash: Hex },
-): Promise<TransactionReceipt> {
+  block: { hash: Hex; number: bigint },
+): Promise<BlockReceipts> {
   let last: unknown;
   for (let attempt = 0; attempt < RECEIPT_LIMITS.attempts; attempt++) {
     if (attempt > 0) await sleep(RECEIPT_LIMITS.backoffMs * 2 ** (attempt - 1));
     try {
-      const receipts = await blockReceipts(context, block.hash);
-      const receipt = receipts.find((r) => r.transactionHash === txHash);
-      if (receipt && receipt.blockHash === block.hash) return receipt;
+      const receipts = await blockReceipts(block);
+      if (receipts.logs(txHash)) return receipts;
       memo.delete(block.hash);
       last = new ReceiptMismatchError(`no receipt of ${txHash} in block ${block.hash}`);
     } catch (error) {
@@ -62,19 +92,71 @@ export async function readReceipt(
   throw last;
 }
 
-function blockReceipts(context: Context, blockHash: Hex): Promise<TransactionReceipt[]> {
-  const known = memo.get(blockHash);
+function blockReceipts(block: { hash: Hex; number: bigint }): Promise<BlockReceipts> {
+  const known = memo.get(block.hash);
   if (known) return known;
-  const request = context.client.request as unknown as (args: {
-    method: "eth_getBlockReceipts";
-    params: [Hex];
-  }) => Promise<RpcTransactionReceipt[] | null>;
-  const pending = request({ method: "eth_getBlockReceipts", params: [blockHash] }).then((raw) => {
+  const blockHash = block.hash;
+  const early = ahead.get(block.number);
+  ahead.delete(block.number);
+  const pending = (async () => {
+    const read = early ? await early.catch(() => null) : null;
+    // Read ahead by number: usable only if it is this very block (not another fork's, not empty).
+    const raw =
+      read && read.length > 0 && read.every((r) => r.blockHash === blockHash)
+        ? read
+        : await request({ method: "eth_getBlockReceipts", params: [blockHash] });
     if (!raw) throw new ReceiptMismatchError(`no receipts for block ${blockHash}`);
-    return raw.map((r) => formatTransactionReceipt(r));
-  });
+    return indexReceipts(blockHash, raw);
+  })();
   pending.catch(() => memo.delete(blockHash));
   memo.set(blockHash, pending);
   if (memo.size > RECEIPT_LIMITS.memoBlocks) memo.delete(memo.keys().next().value as Hex);
+  // Blocks with trades one after another: the next ones will be asked for too.
+  if (lastNumber !== undefined && block.number === lastNumber + 1n) {
+    for (let k = 1n; k <= BigInt(RECEIPT_LIMITS.readAhead); k++) {
+      const n = block.number + k;
+      if (ahead.has(n)) continue;
+      const next = request({ method: "eth_getBlockReceipts", params: [numberToHex(n)] });
+      next.catch(() => undefined);
+      ahead.set(n, next);
+    }
+  }
+  for (const n of ahead.keys()) if (n <= block.number) ahead.delete(n);
+  lastNumber = block.number;
   return pending;
 }
+
+/** Receipts by transaction (only those of this block) and Transfer logs by token, built lazily. */
+function indexReceipts(blockHash: Hex, raw: RawReceipt[]): BlockReceipts {
+  const byTx = new Map<Hex, RawLog[]>();
+  for (const r of raw) if (r.blockHash === blockHash) byTx.set(r.transactionHash, r.logs);
+  let byToken: Map<Hex, BlockTransfer[]> | undefined;
+  return {
+    hash: blockHash,
+    logs: (txHash) => byTx.get(txHash),
+    transfers: (token) => {
+      if (!byToken) {
+        byToken = new Map();
+        for (const [tx, logs] of byTx) {
+          for (const log of logs) {
+            if (log.topics[0] !== TRANSFER || log.topics.length !== 3) continue;
+            const address = log.address.toLowerCase() as Hex;
+            const list = byToken.get(address) ?? [];
+            if (list.length === 0) byToken.set(address, list);
+            list.push({
+              tx,
+              logIndex: Number(log.logIndex),
+              from: topicAddress(log.topics[1] as Hex),
+              to: topicAddress(log.topics[2] as Hex),
+            });
+          }
+        }
+        for (const list of byToken.values()) list.sort((a, b) => a.logIndex - b.logIndex);
+      }
+      return byToken.get(token) ?? [];
+    },
+  };
+}
+
+/** The address in an indexed topic (lowercase). */
+export const topicAddress = (topic: Hex) => `0x${topic.slice(26).toLowerCase()}` as Hex;

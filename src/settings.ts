@@ -8,6 +8,7 @@ export type Hex = `0x${string}`;
 
 export const settings = {
   chainId: chain.chainId,
+  rpcUrls: chain.rpcUrls,
   tokenManager2: chain.contracts.tokenManager2.toLowerCase() as Hex,
   wbnb: chain.contracts.wbnb.toLowerCase() as Hex,
   dexFactory: chain.contracts.dexFactory.toLowerCase() as Hex,

@@ -1,11 +1,16 @@
-// Trade extraction from a transaction's receipt and the per-trade updates (token state, candles).
-// Registers no handler. Receipts come from receipts.ts.
+// Trade extraction from a transaction's receipt and the per-trade updates (trade rows, token
+// state, candle contributions). Registers no handler. Receipts come from receipts.ts.
+//
+// The logs stay in their RPC form and only the five event kinds read here are decoded, by hand:
+// their data are fixed 32-byte words, and viem's generic decodeEventLog was the handler's
+// largest single cost after the store calls.
 import type { Context } from "ponder:registry";
 import { bnbUsdLatest, token, trade } from "ponder:schema";
-import { decodeEventLog, type Log, toEventSelector } from "viem";
+import { decodeEventLog, toEventSelector } from "viem";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
-import { addToCandles } from "./candles.ts";
+import { addToBlockCandles } from "./candles.ts";
+import type { RawLog } from "./receipts.ts";
 import { type Hex, logId, lower, settings, WAD } from "./settings.ts";
 import { toUsd } from "./usd.ts";
 
@@ -26,11 +31,27 @@ const TOPIC = {
 type TokenRow = typeof token.$inferSelect;
 type Block = { number: bigint; timestamp: bigint; hash: Hex };
 
+/** The `i`-th 32-byte word of a log's data as an unsigned integer. */
+function word(log: RawLog, i: number, count: number): bigint {
+  if (log.data.length < 2 + 64 * count) {
+    throw new Error(`log ${log.logIndex} of ${log.address}: ${count} data words expected`);
+  }
+  return BigInt(`0x${log.data.slice(2 + 64 * i, 66 + 64 * i)}`);
+}
+
+/** The `i`-th 32-byte word of a log's data as a lowercase address. */
+const wordAddress = (log: RawLog, i: number) =>
+  `0x${log.data.slice(26 + 64 * i, 66 + 64 * i).toLowerCase()}` as Hex;
+
 /** TokenCreate of `address` in the receipt, if it is there. */
-export function findTokenCreate(logs: Log[], address: Hex) {
+export function findTokenCreate(logs: RawLog[], address: Hex) {
   for (const log of logs) {
     if (lower(log.address) !== settings.tokenManager2 || log.topics[0] !== TOPIC.create) continue;
-    const ev = decodeEventLog({ abi: tokenManager2Abi, data: log.data, topics: log.topics });
+    const ev = decodeEventLog({
+      abi: tokenManager2Abi,
+      data: log.data,
+      topics: log.topics as [Hex, ...Hex[]],
+    });
     if (ev.eventName === "TokenCreate" && lower(ev.args.token) === address) return ev.args;
   }
   return undefined;
@@ -49,67 +70,69 @@ type TradeInput = {
   logIndex: number;
 };
 
-/**
- * Applies every trade of `tok` found in the receipt (curve purchases and sales, DEX swaps on its
- * pair) and its graduation, each exactly once: a trade is new only if its id is not in `trade`.
- */
-export async function applyReceiptTrades(
-  context: Context,
-  tok: TokenRow,
-  logs: Log[],
-  tx: { hash: Hex; from: Hex },
-  block: Block,
-): Promise<void> {
+/** What one transaction did to one token's market, in log order. */
+type Step =
+  | { kind: "trade"; t: TradeInput }
+  | { kind: "graduate"; logIndex: number }
+  | { kind: "liquidity"; rToken: bigint; rBnb: bigint };
+
+/** The trades (curve purchases and sales, DEX swaps on its pair) and graduation of `tok` in a receipt. */
+function readSteps(tok: TokenRow, logs: RawLog[], txFrom: Hex): Step[] {
+  const steps: Step[] = [];
   const tokenIsToken0 = tok.address < settings.wbnb;
   let lastSync: { r0: bigint; r1: bigint } | undefined;
   for (const log of logs) {
-    const address = lower(log.address);
     const topic = log.topics[0];
-    const logIndex = log.logIndex as number;
+    if (
+      topic !== TOPIC.purchase &&
+      topic !== TOPIC.sale &&
+      topic !== TOPIC.liquidity &&
+      topic !== TOPIC.sync &&
+      topic !== TOPIC.swap
+    ) {
+      continue;
+    }
+    const address = lower(log.address);
+    const logIndex = Number(log.logIndex);
     if (address === settings.tokenManager2) {
       if (topic === TOPIC.purchase || topic === TOPIC.sale) {
-        const ev = decodeEventLog({ abi: tokenManager2Abi, data: log.data, topics: log.topics });
-        if (ev.eventName !== "TokenPurchase" && ev.eventName !== "TokenSale") continue;
-        const a = ev.args;
-        if (lower(a.token) !== tok.address || a.amount === 0n) continue;
-        await applyTrade(context, tok.address, tx.hash, block, {
-          venue: "curve",
-          side: ev.eventName === "TokenPurchase" ? "buy" : "sell",
-          account: lower(a.account),
-          tokenAmount: a.amount,
-          bnbAmount: a.cost,
-          fee: a.fee,
-          spot: a.price,
-          curve: { offers: a.offers, funds: a.funds },
-          logIndex,
+        // (token, account, price, amount, cost, fee, offers, funds), none indexed.
+        if (wordAddress(log, 0) !== tok.address) continue;
+        const amount = word(log, 3, 8);
+        if (amount === 0n) continue;
+        steps.push({
+          kind: "trade",
+          t: {
+            venue: "curve",
+            side: topic === TOPIC.purchase ? "buy" : "sell",
+            account: wordAddress(log, 1),
+            tokenAmount: amount,
+            bnbAmount: word(log, 4, 8),
+            fee: word(log, 5, 8),
+            spot: word(log, 2, 8),
+            curve: { offers: word(log, 6, 8), funds: word(log, 7, 8) },
+            logIndex,
+          },
         });
       } else if (topic === TOPIC.liquidity) {
-        const ev = decodeEventLog({ abi: tokenManager2Abi, data: log.data, topics: log.topics });
-        if (ev.eventName !== "LiquidityAdded" || lower(ev.args.base) !== tok.address) continue;
-        await context.db.update(token, { address: tok.address }).set((row) =>
-          row.status === "graduated"
-            ? {}
-            : {
-                status: "graduated",
-                offers: 0n,
-                graduatedBlock: block.number,
-                graduatedAt: block.timestamp,
-                graduatedTx: tx.hash,
-                graduatedLogIndex: logIndex,
-              },
-        );
+        // (base, offers, quote, funds), none indexed.
+        word(log, 3, 4);
+        if (wordAddress(log, 0) === tok.address) steps.push({ kind: "graduate", logIndex });
       }
     } else if (address === tok.pair) {
       if (topic === TOPIC.sync) {
-        const ev = decodeEventLog({ abi: uniswapV2PairAbi, data: log.data, topics: log.topics });
-        if (ev.eventName === "Sync") lastSync = { r0: ev.args.reserve0, r1: ev.args.reserve1 };
+        lastSync = { r0: word(log, 0, 2), r1: word(log, 1, 2) };
       } else if (topic === TOPIC.swap) {
-        const ev = decodeEventLog({ abi: uniswapV2PairAbi, data: log.data, topics: log.topics });
-        if (ev.eventName !== "Swap") continue;
-        const a = ev.args;
+        // Swap(sender indexed, amount0In, amount1In, amount0Out, amount1Out, to indexed).
+        const [a0In, a1In, a0Out, a1Out] = [0, 1, 2, 3].map((i) => word(log, i, 4)) as [
+          bigint,
+          bigint,
+          bigint,
+          bigint,
+        ];
         const [tIn, tOut, bIn, bOut] = tokenIsToken0
-          ? [a.amount0In, a.amount0Out, a.amount1In, a.amount1Out]
-          : [a.amount1In, a.amount1Out, a.amount0In, a.amount0Out];
+          ? [a0In, a0Out, a1In, a1Out]
+          : [a1In, a1Out, a0In, a0Out];
         const buy = tOut > tIn;
         const tokenAmount = buy ? tOut - tIn : tIn - tOut;
         const bnbAmount = buy ? bIn - bOut : bOut - bIn;
@@ -120,82 +143,119 @@ export async function applyReceiptTrades(
             ? [lastSync.r0, lastSync.r1]
             : [lastSync.r1, lastSync.r0]
           : [0n, 0n];
-        await applyTrade(context, tok.address, tx.hash, block, {
-          venue: "dex",
-          side: buy ? "buy" : "sell",
-          // The pair's `to` is often the router: the trader is the transaction's sender.
-          account: tx.from,
-          tokenAmount,
-          bnbAmount,
-          fee: 0n,
-          spot: rToken === 0n ? 0n : (rBnb * WAD) / rToken,
-          logIndex,
+        steps.push({
+          kind: "trade",
+          t: {
+            venue: "dex",
+            side: buy ? "buy" : "sell",
+            // The pair's `to` is often the router: the trader is the transaction's sender.
+            account: txFrom,
+            tokenAmount,
+            bnbAmount,
+            fee: 0n,
+            spot: rToken === 0n ? 0n : (rBnb * WAD) / rToken,
+            logIndex,
+          },
         });
       }
     }
   }
-  if (lastSync) await recordLiquidity(context, tok, tokenIsToken0, lastSync);
+  if (lastSync) {
+    const [rToken, rBnb] = tokenIsToken0 ? [lastSync.r0, lastSync.r1] : [lastSync.r1, lastSync.r0];
+    steps.push({ kind: "liquidity", rToken, rBnb });
+  }
+  return steps;
 }
 
-/** The pair's reserves after the receipt's last Sync: the liquidity of a DEX-traded token. */
-async function recordLiquidity(
+/**
+ * Applies every trade of `tok` found in the receipt and its graduation. The caller calls this
+ * once per (transaction, token): at the transaction's first Transfer of the token that touches
+ * its market (ServiceToken.ts), so a trade row is inserted without looking for it first.
+ */
+export async function applyReceiptTrades(
   context: Context,
   tok: TokenRow,
-  tokenIsToken0: boolean,
-  sync: { r0: bigint; r1: bigint },
-): Promise<void> {
-  const [rToken, rBnb] = tokenIsToken0 ? [sync.r0, sync.r1] : [sync.r1, sync.r0];
-  await context.db.update(token, { address: tok.address }).set((row) => ({
-    liquidityBnb: rBnb,
-    liquidityToken: rToken,
-    // A launch token's first price is the pair's at its first liquidity.
-    initialPrice: row.initialPrice ?? (rToken === 0n ? null : (rBnb * WAD) / rToken),
-  }));
-}
-
-async function applyTrade(
-  context: Context,
-  address: Hex,
-  txHash: Hex,
+  logs: RawLog[],
+  tx: { hash: Hex; from: Hex },
   block: Block,
-  t: TradeInput,
 ): Promise<void> {
-  const id = logId(txHash, t.logIndex);
-  if (await context.db.find(trade, { id })) return;
-  const price = (t.bnbAmount * WAD) / t.tokenAmount;
-  const rate = (await context.db.find(bnbUsdLatest, { id: "latest" }))?.rate ?? null;
-  await context.db.insert(trade).values({
-    id,
-    token: address,
-    venue: t.venue,
-    side: t.side,
-    account: t.account,
-    tokenAmount: t.tokenAmount,
-    bnbAmount: t.bnbAmount,
-    fee: t.fee,
-    price,
-    blockNumber: block.number,
-    logIndex: t.logIndex,
-    txHash,
-    timestamp: block.timestamp,
-    spot: t.spot,
-    bnbUsd: rate,
+  const steps = readSteps(tok, logs, tx.from);
+  if (steps.length === 0) return;
+  const trades = steps.flatMap((s) => (s.kind === "trade" ? [s.t] : []));
+  const rate =
+    trades.length > 0
+      ? ((await context.db.find(bnbUsdLatest, { id: "latest" }))?.rate ?? null)
+      : null;
+  if (trades.length > 0) {
+    await context.db.insert(trade).values(
+      trades.map((t) => ({
+        id: logId(tx.hash, t.logIndex),
+        token: tok.address,
+        venue: t.venue,
+        side: t.side,
+        account: t.account,
+        tokenAmount: t.tokenAmount,
+        bnbAmount: t.bnbAmount,
+        fee: t.fee,
+        price: (t.bnbAmount * WAD) / t.tokenAmount,
+        blockNumber: block.number,
+        logIndex: t.logIndex,
+        txHash: tx.hash,
+        timestamp: block.timestamp,
+        spot: t.spot,
+        bnbUsd: rate,
+      })),
+    );
+  }
+  // One update of the token row for the whole transaction, its steps folded in log order.
+  await context.db.update(token, { address: tok.address }).set((row) => {
+    const c: Partial<TokenRow> = {};
+    let status = row.status;
+    let initialPrice = row.initialPrice;
+    for (const s of steps) {
+      if (s.kind === "trade") {
+        const t = s.t;
+        c.lastTradeAt = block.timestamp;
+        c.lastPrice = t.spot;
+        c.marketCapBnb = (t.spot * row.totalSupply) / WAD;
+        if (t.curve) {
+          c.offers = t.curve.offers;
+          c.funds = t.curve.funds;
+        }
+      } else if (s.kind === "graduate") {
+        if (status === "graduated") continue;
+        status = "graduated";
+        Object.assign(c, {
+          status,
+          offers: 0n,
+          graduatedBlock: block.number,
+          graduatedAt: block.timestamp,
+          graduatedTx: tx.hash,
+          graduatedLogIndex: s.logIndex,
+        });
+      } else {
+        // The pair's reserves after the receipt's last Sync: the liquidity of a DEX-traded token.
+        c.liquidityBnb = s.rBnb;
+        c.liquidityToken = s.rToken;
+        // A launch token's first price is the pair's at its first liquidity.
+        initialPrice ??= s.rToken === 0n ? null : (s.rBnb * WAD) / s.rToken;
+        c.initialPrice = initialPrice;
+      }
+    }
+    if (trades.length > 0) {
+      c.totalVolumeBnb = trades.reduce((sum, t) => sum + t.bnbAmount, row.totalVolumeBnb);
+      c.tradeCount = row.tradeCount + trades.length;
+    }
+    return c;
   });
-  await context.db.update(token, { address }).set((row) => ({
-    lastTradeAt: block.timestamp,
-    lastPrice: t.spot,
-    marketCapBnb: (t.spot * row.totalSupply) / WAD,
-    totalVolumeBnb: row.totalVolumeBnb + t.bnbAmount,
-    tradeCount: row.tradeCount + 1,
-    ...(t.curve ? { offers: t.curve.offers, funds: t.curve.funds } : {}),
-  }));
-  await addToCandles(context, {
-    token: address,
-    timestamp: block.timestamp,
-    price,
-    bnbAmount: t.bnbAmount,
-    tokenAmount: t.tokenAmount,
-    priceUsd: toUsd(price, rate),
-    volumeUsd: toUsd(t.bnbAmount, rate),
-  });
+  for (const t of trades) {
+    const price = (t.bnbAmount * WAD) / t.tokenAmount;
+    addToBlockCandles(tok, block, t.logIndex, {
+      price,
+      bnbAmount: t.bnbAmount,
+      tokenAmount: t.tokenAmount,
+      priceUsd: toUsd(price, rate),
+      volumeUsd: toUsd(t.bnbAmount, rate),
+    });
+  }
 }

@@ -17,6 +17,8 @@ export const PONDER_BIN = join(
 
 export type PonderRun = {
   child: ChildProcess;
+  /** Ponder's HTTP port (/health, /ready, /metrics). */
+  port: number;
   schema: string;
   output: () => string;
   /** Latest indexed block, or -1 before the first checkpoint. */
@@ -36,9 +38,14 @@ export async function startPonder(p: {
   devnetPort: number;
   schema: string;
   viewsSchema?: string;
+  /** Ponder's log level (default warn); benches read `info` lines for Ponder's own timings. */
+  logLevel?: "warn" | "info" | "debug";
+  /** Extra node flags, e.g. `--cpu-prof` for a profile of the indexing process. */
+  nodeArgs?: string[];
 }): Promise<PonderRun> {
   const port = await freePort();
-  const args = [PONDER_BIN, "--log-format", "json", "--log-level", "warn", "start"];
+  const args = [...(p.nodeArgs ?? []), PONDER_BIN, "--log-format", "json"];
+  args.push("--log-level", p.logLevel ?? "warn", "start");
   args.push("--schema", p.schema, "--port", String(port));
   if (p.viewsSchema) args.push("--views-schema", p.viewsSchema);
   const env: Record<string, string | undefined> = {
@@ -76,6 +83,7 @@ export async function startPonder(p: {
   };
   return {
     child,
+    port,
     schema: p.schema,
     output: () => out,
     indexedBlock,
