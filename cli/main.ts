@@ -8,6 +8,7 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { reindexCommand } from "./commands/reindex.ts";
 import { launchpadApiCommand, stewardCommand, xCommand } from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
+import { webCommand } from "./commands/web.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
 import { workerCommand } from "./commands/worker.ts";
 
@@ -26,7 +27,8 @@ const program = new Command("launchpad")
   .addCommand(webhooksCommand())
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
-  .addCommand(xCommand());
+  .addCommand(xCommand())
+  .addCommand(webCommand());
 
 try {
   await program.parseAsync(process.argv);

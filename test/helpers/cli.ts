@@ -49,6 +49,8 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     STEWARD_PORT: String(await freePort()),
     LAUNCHPAD_API_PORT: String(await freePort()),
     X_PORT: String(await freePort()),
+    // The web role listens here; WEB_URL (the public URL) keeps its default.
+    WEB_PORT: String(await freePort()),
   };
 }
 
