@@ -56,7 +56,7 @@ export function slugOf(name: string): string {
 
 const vaultFn = (name: string) => {
   const item = launchVaultAbi.find((x) => x.type === "function" && x.name === name);
-  if (!item || item.type !== "function") throw new Error(`LaunchVault has no ${name}`);
+  if (item?.type !== "function") throw new Error(`LaunchVault has no ${name}`);
   return toFunctionSelector(item);
 };
 /** Call data prefixes of the vault functions the launch page's buttons send. */

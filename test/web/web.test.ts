@@ -104,8 +104,7 @@ async function open(path: string, viewport: keyof typeof VIEWPORTS = "desktop"):
 }
 
 // In-page code is written as text: tests are type-checked without the DOM library.
-const text = (page: Page, selector: string) =>
-  page.$eval(selector, (el) => (el as unknown as { innerText: string }).innerText);
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
 const statusHas = (page: Page, id: string, words: string, timeout = 30_000) =>
   page.waitForFunction(
     `document.getElementById(${JSON.stringify(id)})?.textContent?.includes(${JSON.stringify(words)})`,
@@ -163,9 +162,7 @@ describe("the web app", () => {
   it("lists the launched agent on the home page and links to its page", async () => {
     const page = await open("/");
     const link = await page.waitForSelector(`a[href="/agent/${token}"]`);
-    expect(
-      await link?.evaluate((el) => (el as unknown as { innerText: string }).innerText),
-    ).toContain(NAME);
+    expect(await link?.evaluate((el) => el.textContent ?? "")).toContain(NAME);
     await screenshots(page, "home");
     await link?.click();
     await page.waitForSelector("#chart");
@@ -197,9 +194,7 @@ describe("the web app", () => {
     const item = await page.waitForSelector(`#feed li[data-source-event-id^="56:${hash}:"]`, {
       timeout: 90_000,
     });
-    expect(
-      await item?.evaluate((el) => (el as unknown as { innerText: string }).innerText),
-    ).toContain("bought");
+    expect(await item?.evaluate((el) => el.textContent ?? "")).toContain("bought");
     const after = (await chartRows(page)).at(-1) as number[];
     expect(after).not.toEqual(before);
     // The moved candle is the one the API now has for that bucket.

@@ -50,7 +50,7 @@ function header(d: AgentPageData): Html {
   ];
   return html`<section class="agent-head">
 ${avatar(a?.persona?.imageUrl ?? a?.imageUrl ?? t?.image, `${name}'s picture`, 72)}
-<div>
+<div class="who">
 <h1>${name} <span class="ticker">$${a?.ticker ?? t?.symbol ?? ""}</span>
 ${statusBadge(a?.status ?? t?.status ?? "pending")} ${a?.featured ? html`<span class="badge">featured</span>` : ""}</h1>
 ${a?.persona?.handle ? html`<p class="small">@${a.persona.handle}</p>` : ""}

@@ -71,7 +71,7 @@ function wallet(l: Launch): Html {
 /** `/launches/<id>`: the vault's state, depositors, live events and the wallet's buttons. */
 export function launchPage(ctx: PageContext, d: LaunchPageData): Html {
   const l = d.launch;
-  const body = html`<section class="agent-head"><div>
+  const body = html`<section class="agent-head"><div class="who">
 <h1>${l.name ?? `Launch #${l.id}`} <span class="ticker">${l.symbol ? `$${l.symbol}` : ""}</span>
 <span id="launch-status">${statusBadge(l.status)}</span></h1>
 <p class="small">Launch #${l.id} · vault <span class="mono wrap">${l.vault}</span></p>
