@@ -202,9 +202,12 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       const f = must(await get<OffsetList<AgentSummary>>("/v2/agents?featured=true&limit=1"))
         .items[0];
       if (!f || (slugOf(f.name) !== slug && f.ticker.toLowerCase() !== slug))
-        return notFoundPage(
-          ctx,
-          "Only the featured agent has a short address, and this is not it.",
+        return c.html(
+          await notFoundPage(
+            ctx,
+            "Only the featured agent has a short address, and this is not it.",
+          ),
+          404,
         );
       return renderAgent(c, f.tokenAddress);
     }),

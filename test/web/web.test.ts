@@ -164,7 +164,10 @@ describe("the web app", () => {
     const link = await page.waitForSelector(`a[href="/agent/${token}"]`);
     expect(await link?.evaluate((el) => el.textContent ?? "")).toContain(NAME);
     await screenshots(page, "home");
-    await link?.click();
+    await Promise.all([
+      page.waitForNavigation({ waitUntil: "domcontentloaded" }),
+      page.click(`a[href="/agent/${token}"]`),
+    ]);
     await page.waitForSelector("#chart");
     expect(new URL(page.url()).pathname).toBe(`/agent/${token}`);
     await page.close();
@@ -225,7 +228,16 @@ describe("the web app", () => {
     }
   });
 
-  it("answers 404 for unknown tokens and pages", async () => {
+  it("serves the featured agent at its slug, and 404 for unknown tokens and pages", async () => {
+    const featured = await runCli(["agents", "feature", token], env);
+    expect(featured.code, featured.stderr).toBe(0);
+    const slug = await fetch(`${web}/a/browser-agent`);
+    expect(slug.status).toBe(200);
+    const page = await slug.text();
+    expect(page).toContain(NAME);
+    expect(page).toContain(`<link rel="canonical" href="${web}/agent/${token}">`);
+    const home = await (await fetch(`${web}/`)).text();
+    expect(home).toContain("Featured agent");
     for (const path of [
       "/agent/0x000000000000000000000000000000000000dead",
       "/agent/not-an-address",
