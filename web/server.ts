@@ -48,8 +48,9 @@ const LAUNCH_ID = /^[0-9]{1,20}$/;
 /** The featured agent's slug (`/a/<slug>`): its name in lower case, words joined by `-`. */
 export function slugOf(name: string): string {
   return name
-    .toLowerCase()
     .normalize("NFKD")
+    .replace(/\p{M}/gu, "") // accents off: "Ü" -> "U"
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
 }
