@@ -18,6 +18,7 @@ import {
   type Html,
   notFoundPage,
   type PageContext,
+  rateLimitedPage,
   unreachablePage,
 } from "./pages/layout.ts";
 import type { FeedItem, TradeItem } from "./rows.ts";
@@ -120,6 +121,10 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       const a = error.answer;
       if (a.kind === "not_found")
         return c.html(await notFoundPage(ctx, "The API has no such record."), 404);
+      if (a.kind === "rate_limited")
+        return c.html(await rateLimitedPage(ctx, a.retryAfter), 429, {
+          "retry-after": String(a.retryAfter),
+        });
       if (a.kind === "catching_up")
         return c.html(await catchingUpPage(ctx, a.retryAfter), 503, {
           "retry-after": String(a.retryAfter),
@@ -135,12 +140,11 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       const chosen: HomeSort = sort in HOME_SORTS ? sort : "trending";
       const p = pageNumber(c.req.query("page"));
       const size = WEB_LIMITS.pageSize;
-      const [tokens, featured, agents, launches] = await Promise.all([
+      const [tokens, featured, launches] = await Promise.all([
         get<OffsetList<TokenRecord>>(
           `/tokens?sort=${chosen}&limit=${size}&offset=${(p - 1) * size}`,
         ),
         get<OffsetList<AgentSummary>>("/v2/agents?featured=true&limit=1"),
-        get<OffsetList<AgentSummary>>("/v2/agents?limit=100"),
         get<OffsetList<Launch>>("/v2/launches?limit=6"),
       ]);
       const f = optional(featured)?.items[0];
@@ -150,7 +154,6 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       return homePage(ctx, {
         tokens: must(tokens),
         featured: f ? { agent: f, token: featuredToken } : null,
-        agents: new Map((optional(agents)?.items ?? []).map((a) => [a.tokenAddress, a])),
         launches: optional(launches)?.items ?? [],
         sort: chosen,
         page: p,

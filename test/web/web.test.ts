@@ -99,7 +99,9 @@ async function open(path: string, viewport: keyof typeof VIEWPORTS = "desktop"):
   await page.setViewport(VIEWPORTS[viewport]);
   page.on("pageerror", (e) => console.error(`[browser] ${path}: ${String(e)}`));
   const res = await page.goto(`${web}${path}`, { waitUntil: "domcontentloaded" });
-  expect(res?.status(), path).toBe(200);
+  expect(res?.status(), `${path}: ${(await res?.text())?.replace(/\s+/g, " ").slice(-600)}`).toBe(
+    200,
+  );
   return page;
 }
 
@@ -175,6 +177,14 @@ describe("the web app", () => {
 
   it("shows the API's candles, then a buy in the tape, the feed and the last candle with no reload", async () => {
     const page = await open(`/agent/${token}`);
+    // A figure for the notes, not an assertion: the server-rendered page (stats, tape, feed,
+    // holdings) is complete at responseEnd; the islands run by domContentLoadedEventEnd.
+    const timing = (await page.evaluate(
+      "(({ responseEnd, domContentLoadedEventEnd }) => ({ responseEnd, domContentLoadedEventEnd }))(performance.getEntriesByType('navigation')[0])",
+    )) as { responseEnd: number; domContentLoadedEventEnd: number };
+    console.log(
+      `agent page: HTML complete at ${timing.responseEnd.toFixed(0)} ms, DOMContentLoaded at ${timing.domContentLoadedEventEnd.toFixed(0)} ms`,
+    );
     await statusHas(page, "chart-status", "candles of");
     const interval = (await page.evaluate("window.launchpadChart.interval()")) as string;
     const chart = await api(`/tokens/${token}/chart?interval=${interval}&limit=1000`);

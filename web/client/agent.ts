@@ -41,7 +41,7 @@ const INTERVAL_SECONDS: Record<string, number> = {
 };
 const CHART_LIMIT = 1000;
 const TAPE_SIZE = 50;
-const STATS_DEBOUNCE_MS = 1_000;
+const STATS_REFRESH_MS = 10_000;
 
 const d = pageData<Data>();
 const $ = (id: string) => document.getElementById(id);
@@ -195,10 +195,14 @@ for (const b of document.querySelectorAll<HTMLButtonElement>("button[data-catego
 }
 
 let statsTimer: ReturnType<typeof setTimeout> | undefined;
-/** The stats block's price and trade count, re-read from REST shortly after trades. */
+/**
+ * The stats block's price and trade count, re-read from REST after trades: at most once per
+ * STATS_REFRESH_MS however busy the token is (the API's per-IP budget is 60 a minute).
+ */
 function refreshStats(): void {
-  clearTimeout(statsTimer);
+  if (statsTimer) return;
   statsTimer = setTimeout(async () => {
+    statsTimer = undefined;
     const res = await fetch(`${d.apiUrl}/tokens/${d.token}`).catch(() => null);
     if (!res?.ok) return;
     const t = (
@@ -211,7 +215,7 @@ function refreshStats(): void {
     }
     const trades = $("stat-trades");
     if (trades) trades.textContent = t.tradeCount.toLocaleString("en-US");
-  }, STATS_DEBOUNCE_MS);
+  }, STATS_REFRESH_MS);
 }
 
 const socket = live(d.wsUrl, (up) => document.body.classList.toggle("offline", !up));

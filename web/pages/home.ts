@@ -24,7 +24,6 @@ export type HomeSort = keyof typeof HOME_SORTS;
 export type HomeData = {
   featured: { agent: AgentSummary; token: TokenRecord | null } | null;
   tokens: OffsetList<TokenRecord>;
-  agents: Map<string, AgentSummary>;
   launches: Launch[];
   sort: HomeSort;
   page: number;
@@ -52,12 +51,12 @@ ${
 </section>`;
 }
 
-function tokenRow(t: TokenRecord, agent: AgentSummary | undefined): Html {
-  const name = agent?.name ?? t.name ?? t.address;
+function tokenRow(t: TokenRecord): Html {
+  const name = t.name ?? t.address;
   return html`<tr>
 <td><a class="token" href="${agentHref(t.address)}">${avatar(t.image, "", 32)}<span><strong>${name}</strong>
-<span class="ticker">$${agent?.ticker ?? t.symbol ?? ""}</span></span></a></td>
-<td>${statusBadge(agent?.status ?? t.status)}</td>
+<span class="ticker">${t.symbol ? `$${t.symbol}` : ""}</span>${t.agentId ? "" : html` <span class="badge">deposit launch</span>`}</span></a></td>
+<td>${statusBadge(t.status)}</td>
 <td class="num">${priceCell(t)}</td>
 <td class="num">${marketCapCell(t)}</td>
 <td class="num hide-narrow">${volume24hCell(t)}</td>
@@ -96,7 +95,7 @@ ${
 <thead><tr><th scope="col">Agent</th><th scope="col">Status</th><th scope="col" class="num">Price</th>
 <th scope="col" class="num">Market cap</th><th scope="col" class="num hide-narrow">24 h volume</th>
 <th scope="col" class="num">24 h</th><th scope="col" class="hide-narrow">Curve</th></tr></thead>
-<tbody>${d.tokens.items.map((t) => tokenRow(t, d.agents.get(t.address)))}</tbody>
+<tbody>${d.tokens.items.map((t) => tokenRow(t))}</tbody>
 </table></div>
 ${pager(`/?sort=${d.sort}`, d.page, d.tokens.total, d.tokens.limit)}`
 }

@@ -86,3 +86,15 @@ export function unreachablePage(ctx: PageContext, reason: string): Html {
 </section>`,
   });
 }
+
+/** The API refused this server for the rest of its rate-limit window. */
+export function rateLimitedPage(ctx: PageContext, retryAfter: number): Html {
+  return layout(ctx, {
+    title: "Too many requests",
+    head: html`<meta http-equiv="refresh" content="${retryAfter}">`,
+    body: html`<section class="state" role="status">
+<h1>Too many requests</h1>
+<p>The API asked this site to slow down. The page reloads by itself in ${retryAfter} s.</p>
+</section>`,
+  });
+}
