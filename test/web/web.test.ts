@@ -324,7 +324,14 @@ describe("the web app", () => {
       const d = await api(`/v2/launches/${id}/depositors`);
       return d.body.data.items.length === 1 ? true : undefined;
     });
-    await page.reload({ waitUntil: "domcontentloaded" });
+    const again = await page.reload({ waitUntil: "domcontentloaded" });
+    const shown = await text(page, "main");
+    const refused = stack
+      .output()
+      .split("\n")
+      .filter((l) => l.includes('"status":429')).length;
+    expect(again?.status(), `${shown.slice(0, 300)} (API 429s so far: ${refused})`).toBe(200);
+    expect(shown).toContain("Depositors (1)");
     await page.waitForSelector(`#depositors tr[data-account="${depositor.address.toLowerCase()}"]`);
     await screenshots(page, "launch");
     await page.close();
