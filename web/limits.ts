@@ -3,7 +3,7 @@ export const WEB_LIMITS = {
   /** A page's server-side call to the API gives up after this (the page then says so). */
   apiTimeoutMs: 5_000,
   /** How long an API answer is reused for the next page view of the same data. */
-  apiCacheMs: 3_000,
+  apiCacheMs: 1_000,
   /** Paths kept at most (the cache is emptied when full: it is a burst absorber, not a store). */
   apiCacheEntries: 2_000,
   /** `Retry-After` and the catching-up page's reload interval while the API answers 503. */
