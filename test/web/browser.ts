@@ -63,11 +63,15 @@ export async function injectWallet(
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
+  // Like a real wallet: no account for the site until the user connects (eth_requestAccounts).
+  let granted = false;
   await page.exposeFunction("__testWallet", async (method: string, params: unknown[]) => {
     switch (method) {
       case "eth_requestAccounts":
-      case "eth_accounts":
+        granted = true;
         return [account.address];
+      case "eth_accounts":
+        return granted ? [account.address] : [];
       case "eth_chainId":
         return "0x38";
       case "personal_sign":

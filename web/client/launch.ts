@@ -184,7 +184,16 @@ function amountOf(input: HTMLInputElement): bigint | null {
   }
 }
 
+/** A wallet that already shared its account with this site reconnects without a prompt. */
+async function reconnect(): Promise<void> {
+  const accounts = (await provider()
+    ?.request({ method: "eth_accounts" })
+    .catch(() => [])) as string[] | undefined;
+  if (accounts?.[0]) await connect();
+}
+
 $("connect").addEventListener("click", () => void connect());
+void reconnect();
 $("signin").addEventListener("click", () => void signIn());
 $("deposit-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
