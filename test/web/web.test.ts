@@ -14,6 +14,7 @@ import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { freePort } from "../../lib/net.ts";
 import { unitsToNumber } from "../../web/format.ts";
+import { WEB_LIMITS } from "../../web/limits.ts";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import {
   bearer,
@@ -324,12 +325,16 @@ describe("the web app", () => {
       const d = await api(`/v2/launches/${id}/depositors`);
       return d.body.data.items.length === 1 ? true : undefined;
     });
-    // The web app may serve an API answer up to WEB_LIMITS.apiCacheMs old: reload until fresh.
-    await waitFor("the depositor on the reloaded page", async () => {
+    // The web app may serve an API answer up to WEB_LIMITS.apiCacheMs old: reload until fresh,
+    // one reload per cache period (each costs API reads from the local IP's 60/min budget).
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, WEB_LIMITS.apiCacheMs + 100));
       const again = await page.reload({ waitUntil: "domcontentloaded" });
       expect(again?.status()).toBe(200);
-      return (await text(page, "main")).includes("Depositors (1)") ? true : undefined;
-    });
+      if ((await text(page, "main")).includes("Depositors (1)")) break;
+      expect(Date.now() < deadline, "the depositor never showed after a reload").toBe(true);
+    }
     await page.waitForSelector(`#depositors tr[data-account="${depositor.address.toLowerCase()}"]`);
     await screenshots(page, "launch");
     await page.close();
