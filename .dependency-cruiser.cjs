@@ -87,6 +87,21 @@ module.exports = {
       to: { path: "^(api|jobs|src|services|cli)/" },
     },
     {
+      name: "web-is-a-client-of-the-api",
+      comment:
+        "the web role reads the API over HTTP and WebSocket only: no database, no api/ internals",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^(api|jobs|src|services|devnet|cli|test|scripts|contracts)/" },
+    },
+    {
+      name: "only-the-cli-starts-the-web-app",
+      comment: "nothing imports web/ but the CLI (and the web app's tests and benchmark)",
+      severity: "error",
+      from: { pathNot: "^(cli|web|test|scripts)/" },
+      to: { path: "^web/" },
+    },
+    {
       name: "only-the-cli-entry-imports-cli",
       severity: "error",
       // The inventory test lists the routes of the app exactly as `launchpad api` builds it.

@@ -14,6 +14,7 @@ import {
   xCommand,
 } from "./commands/stand-ins.ts";
 import { startCommand } from "./commands/start.ts";
+import { webCommand } from "./commands/web.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
 import { workerCommand } from "./commands/worker.ts";
 
@@ -34,7 +35,8 @@ const program = new Command("launchpad")
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
   .addCommand(xCommand())
-  .addCommand(hyperliquidCommand());
+  .addCommand(hyperliquidCommand())
+  .addCommand(webCommand());
 
 try {
   await program.parseAsync(process.argv);

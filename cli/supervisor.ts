@@ -25,6 +25,8 @@ const ROLES = [
   { role: "indexer", restartable: true },
   { role: "worker", restartable: true },
   { role: "api", restartable: false },
+  // The web app keeps no state (a client of the API): restarting it loses nothing.
+  { role: "web", restartable: true },
 ] as const;
 
 type Role = (typeof ROLES)[number]["role"];
@@ -75,6 +77,7 @@ export async function runSupervisor(config: Config): Promise<void> {
   try {
     await checkPort("PORT", config.HOST, config.PORT);
     await checkPort("PONDER_PORT", "127.0.0.1", config.PONDER_PORT);
+    await checkPort("WEB_PORT", config.HOST, config.webPort);
     if (!config.STEWARD_URL) await checkPort("STEWARD_PORT", "127.0.0.1", config.STEWARD_PORT);
     if (!config.LAUNCHPAD_API_URL && config.devnet)
       await checkPort("LAUNCHPAD_API_PORT", "127.0.0.1", config.LAUNCHPAD_API_PORT);
@@ -225,6 +228,7 @@ async function waitForReady(
 function banner(config: Config, databaseUrl: string): string {
   const db = databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
   const rows = [
+    ["Web", `${config.WEB_URL} (agent pages, launches)`],
     ["API", config.apiUrl],
     ["WebSocket", config.wsUrl],
     ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],

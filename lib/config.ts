@@ -79,7 +79,11 @@ const schema = z.object({
   PORT: port.default(3001),
   PONDER_PORT: port.default(42069),
   PUBLIC_BASE_URL: z.url().optional(),
-  WEB_URL: z.url().default("http://localhost:3000"),
+  // The web app (`launchpad web`): its public URL, and the port it listens on when that differs
+  // from the URL's (behind a proxy, or tests on a free port). 127.0.0.1, like the API's URL,
+  // keeps the two same-site, so the API's SameSite=Lax session cookie reaches it.
+  WEB_URL: z.url().default("http://127.0.0.1:3000"),
+  WEB_PORT: port.optional(),
   /** Proxies in front of the API whose X-Forwarded-For entries are trusted (0: use the socket). */
   TRUST_PROXY: z.coerce
     .number({ error: "must be the number of trusted proxy hops (0, 1, 2, ...)" })
@@ -193,6 +197,8 @@ export type Config = Env & {
   rpcUrls: string[];
   apiUrl: string;
   wsUrl: string;
+  /** The port `launchpad web` listens on: WEB_PORT, else WEB_URL's own port. */
+  webPort: number;
 };
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -275,7 +281,13 @@ export function loadConfig(
     rpcUrls: devnet ? [devnetUrl] : (e.BSC_RPC_URL ?? []),
     apiUrl,
     wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
+    webPort: e.WEB_PORT ?? webUrlPort(e.WEB_URL),
   };
+}
+
+function webUrlPort(url: string): number {
+  const u = new URL(url);
+  return u.port ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
 }
 
 /** The address to reach a server bound to `host` from this machine (wildcards mean loopback). */

@@ -64,7 +64,7 @@ describe("launchpad --help", () => {
   it("lists every role, and each command has its own help", async () => {
     const top = await runCli(["--help"], {});
     expect(top.code).toBe(0);
-    for (const cmd of ["start", "api", "worker", "indexer", "devnet"])
+    for (const cmd of ["start", "api", "worker", "indexer", "devnet", "web"])
       expect(top.stdout).toContain(cmd);
     const devnet = await runCli(["devnet", "--help"], {});
     expect(devnet.stdout).toMatch(/info/);

@@ -115,7 +115,7 @@ describe("launchpad start", () => {
     );
     expect(out).toContain(`Data dir   ${env.LAUNCHPAD_DATA_DIR}`);
     // Each child's lines carry its role.
-    for (const role of ["[api]", "[worker]", "[indexer]", "[postgres]"])
+    for (const role of ["[api]", "[worker]", "[indexer]", "[postgres]", "[web]"])
       expect(out).toContain(role);
 
     // Every contract of the devnet's record has code on the chain the service started.

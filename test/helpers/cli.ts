@@ -50,6 +50,8 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     LAUNCHPAD_API_PORT: String(await freePort()),
     X_PORT: String(await freePort()),
     HYPERLIQUID_PORT: String(await freePort()),
+    // The web role listens here; WEB_URL (the public URL) keeps its default.
+    WEB_PORT: String(await freePort()),
   };
 }
 

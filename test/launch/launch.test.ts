@@ -189,7 +189,7 @@ describe("launch", () => {
       eip8004TokenId: expect.stringMatching(/^\d+$/),
       treasuryAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
       walletAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
-      agentPageUrl: `http://localhost:3000/agent/${d.tokenAddress}`,
+      agentPageUrl: `http://127.0.0.1:3000/agent/${d.tokenAddress}`,
       launchpadUrl: `https://four.meme/token/${d.tokenAddress}`,
     });
 

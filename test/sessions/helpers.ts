@@ -5,7 +5,7 @@ import { responseChecker } from "../../api/testing/openapi.ts";
 import { nextIp } from "../helpers/launch.ts";
 
 /** The web app's origin in test stacks (WEB_URL's default). */
-export const WEB = "http://localhost:3000";
+export const WEB = "http://127.0.0.1:3000";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the OpenAPI
 export type Body = Record<string, any>;

@@ -1,0 +1,30 @@
+import { Command } from "commander";
+import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { startWeb } from "../../web/server.ts";
+import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+
+export function webCommand(): Command {
+  return new Command("web")
+    .description("serve the web app (agent pages, launches) on HOST:WEB_PORT, a client of the API")
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("web", config.LOG_LEVEL);
+      const web = await startWeb({
+        host: config.HOST,
+        port: config.webPort,
+        webUrl: config.WEB_URL,
+        apiUrl: config.apiUrl,
+        wsUrl: config.wsUrl,
+        cacheDir: config.dataDir,
+        logger: log,
+      }).catch((error: unknown) => {
+        if (isAddressInUse(error))
+          throw new ConfigError("WEB_PORT", `${config.HOST}:${config.webPort} is already in use`);
+        throw error;
+      });
+      log.info({ url: config.WEB_URL, api: config.apiUrl }, "web listening");
+      reportReady();
+      onShutdown(log, web.close);
+    });
+}
