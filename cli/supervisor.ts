@@ -138,6 +138,9 @@ export async function runSupervisor(config: Config): Promise<void> {
         if (msg?.type === "ready") ready.add(role);
       });
       child.on("exit", (code, signal) => {
+        // A role killed outright leaves its own children (the indexer's Ponder) running in its
+        // process group; two Ponders on one schema corrupt the index. End the group first.
+        killGroup(child.pid);
         if (stopping) return;
         const restartable = ROLES.find((r) => r.role === role)?.restartable;
         const now = Date.now();
@@ -194,6 +197,16 @@ export async function runSupervisor(config: Config): Promise<void> {
 async function checkPort(variable: string, host: string, port: number): Promise<void> {
   if (!(await isPortFree(port, displayHost(host)))) {
     throw new ConfigError(variable, `${host}:${port} is already in use`);
+  }
+}
+
+/** SIGKILL whatever is left of a role's process group (the role leads it: `detached`). */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already empty.
   }
 }
 
