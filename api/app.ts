@@ -24,6 +24,7 @@ import { registerHolders } from "./routes/holders.ts";
 import { type HeadBlockReader, registerIndexer } from "./routes/indexer.ts";
 import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
+import { registerPollers } from "./routes/pollers.ts";
 import { registerTokens } from "./routes/tokens.ts";
 import { registerUdf } from "./routes/udf.ts";
 import {
@@ -124,6 +125,7 @@ export function createApp(p: CreateAppParameters) {
   const deps = { sql: p.sql, settings: p.settings };
   registerDiscovery(app, p.settings);
   registerIndexer(app, { ...deps, headBlock: p.headBlock });
+  registerPollers(app, deps);
   // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
   const dashboard = registerDashboard(app, {
     ...deps,

@@ -5,6 +5,7 @@ import { apiCommand } from "./commands/api.ts";
 import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { pollersCommand } from "./commands/pollers.ts";
 import { reindexCommand } from "./commands/reindex.ts";
 import {
   hyperliquidCommand,
@@ -29,6 +30,7 @@ const program = new Command("launchpad")
   .addCommand(keysCommand())
   .addCommand(mcpCommand())
   .addCommand(webhooksCommand())
+  .addCommand(pollersCommand())
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
   .addCommand(xCommand())
