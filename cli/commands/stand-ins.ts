@@ -98,6 +98,7 @@ export function xCommand(): Command {
         clientId: x.clientId,
         clientSecret: x.clientSecret,
         serviceToken: x.postToken,
+        appToken: x.bearerToken,
         log,
       });
       const server = await listen(app, config.X_PORT, "X_PORT", log);

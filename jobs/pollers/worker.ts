@@ -7,8 +7,11 @@ import type { Logger } from "../../lib/logger.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
+import { createXReadClient } from "../../services/x/client.ts";
+import { resolveX } from "../../services/x/config.ts";
 import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
 import { perpsAgents, pollPerpsAgent } from "./perps.ts";
+import { pollSocialAgent, socialAgents } from "./social.ts";
 
 export type StartPollersWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
 
@@ -57,6 +60,23 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       expireSeconds: POLLER_LIMITS.perps.expireSeconds,
       agents: () => perpsAgents(p.sql),
       poll: (agentId) => pollPerpsAgent(ctx, agentId),
+    });
+  }
+  const x = resolveX(p.config);
+  if (x?.bearerToken) {
+    const client = createXReadClient({
+      apiUrl: x.apiUrl,
+      bearerToken: x.bearerToken,
+      timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
+    });
+    const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
+    specs.push({
+      name: "social",
+      queue: POLLER_LIMITS.social.queue,
+      everyMs: POLLER_LIMITS.social.everyMs * scale,
+      expireSeconds: POLLER_LIMITS.social.expireSeconds,
+      agents: () => socialAgents(p.sql),
+      poll: (agentId) => pollSocialAgent(ctx, agentId),
     });
   }
   return specs;
