@@ -10,6 +10,7 @@ import { reindexCommand } from "./commands/reindex.ts";
 import {
   hyperliquidCommand,
   launchpadApiCommand,
+  safeTxServiceCommand,
   stewardCommand,
   xCommand,
 } from "./commands/stand-ins.ts";
@@ -34,7 +35,8 @@ const program = new Command("launchpad")
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
   .addCommand(xCommand())
-  .addCommand(hyperliquidCommand());
+  .addCommand(hyperliquidCommand())
+  .addCommand(safeTxServiceCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -50,6 +50,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     LAUNCHPAD_API_PORT: String(await freePort()),
     X_PORT: String(await freePort()),
     HYPERLIQUID_PORT: String(await freePort()),
+    SAFE_TX_SERVICE_PORT: String(await freePort()),
   };
 }
 
