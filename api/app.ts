@@ -29,6 +29,7 @@ import { registerLaunches } from "./routes/launches.ts";
 import { registerMarket } from "./routes/market.ts";
 import { type OrderRouteDeps, registerOrders } from "./routes/orders.ts";
 import { type PolicySigner, registerPolicy } from "./routes/policy.ts";
+import { registerPollers } from "./routes/pollers.ts";
 import { registerTokens } from "./routes/tokens.ts";
 import { registerUdf } from "./routes/udf.ts";
 import {
@@ -136,6 +137,7 @@ export function createApp(p: CreateAppParameters) {
   const reads = { ...deps, reads: createReadDeps(p.sql, p.settings.viewsSchema) };
   registerDiscovery(app, p.settings);
   registerIndexer(app, { ...deps, headBlock });
+  registerPollers(app, deps);
   // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
   const dashboard = registerDashboard(app, {
     ...deps,

@@ -6,10 +6,12 @@ import { devnetCommand } from "./commands/devnet.ts";
 import { indexerCommand } from "./commands/indexer.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { policiesCommand } from "./commands/policies.ts";
+import { pollersCommand } from "./commands/pollers.ts";
 import { reindexCommand } from "./commands/reindex.ts";
 import {
   hyperliquidCommand,
   launchpadApiCommand,
+  safeTxServiceCommand,
   stewardCommand,
   xCommand,
 } from "./commands/stand-ins.ts";
@@ -32,11 +34,13 @@ const program = new Command("launchpad")
   .addCommand(mcpCommand())
   .addCommand(webhooksCommand())
   .addCommand(policiesCommand())
+  .addCommand(pollersCommand())
   .addCommand(stewardCommand())
   .addCommand(launchpadApiCommand())
   .addCommand(xCommand())
   .addCommand(hyperliquidCommand())
-  .addCommand(webCommand());
+  .addCommand(webCommand())
+  .addCommand(safeTxServiceCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -22,6 +22,7 @@ const ROLES = [
   { role: "launchpad-api", restartable: true },
   { role: "x", restartable: true },
   { role: "hyperliquid", restartable: true },
+  { role: "safe-tx-service", restartable: true },
   { role: "indexer", restartable: true },
   { role: "worker", restartable: true },
   { role: "api", restartable: false },
@@ -39,6 +40,8 @@ function activeRoles(config: Config): Role[] {
     if (role === "x") return !config.X_OAUTH_URL && config.LAUNCHPAD_ENV !== "production";
     if (role === "hyperliquid")
       return !config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production";
+    if (role === "safe-tx-service")
+      return !config.SAFE_TX_SERVICE_URL && config.LAUNCHPAD_ENV !== "production";
     return true;
   });
 }
@@ -83,6 +86,8 @@ export async function runSupervisor(config: Config): Promise<void> {
       await checkPort("LAUNCHPAD_API_PORT", "127.0.0.1", config.LAUNCHPAD_API_PORT);
     if (!config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production")
       await checkPort("HYPERLIQUID_PORT", "127.0.0.1", config.HYPERLIQUID_PORT);
+    if (!config.SAFE_TX_SERVICE_URL && config.LAUNCHPAD_ENV !== "production")
+      await checkPort("SAFE_TX_SERVICE_PORT", "127.0.0.1", config.SAFE_TX_SERVICE_PORT);
     if (config.devnet) {
       // An anvil left by a supervisor killed with SIGKILL still holds the devnet port.
       await killStale(join(config.dataDir, "run", "anvil.pid"), "anvil");

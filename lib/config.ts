@@ -173,7 +173,7 @@ const schema = z.object({
   ARBITRUM_USDC_ADDRESS: address.optional(),
   ARBITRUM_DEVNET_PORT: port.default(8546),
   // Test mode only: multiplies every poll interval (0.1 = ten times as often).
-  POLL_TIME_SCALE: z.coerce.number().positive().max(1).optional(),
+  POLL_TIME_SCALE: z.coerce.number().min(0.001).max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
   LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
 });

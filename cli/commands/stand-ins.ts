@@ -111,6 +111,7 @@ export function xCommand(): Command {
         clientId: x.clientId,
         clientSecret: x.clientSecret,
         serviceToken: x.postToken,
+        appToken: x.bearerToken,
         log,
       });
       const server = await listen(app, config.X_PORT, "X_PORT", log);
@@ -154,5 +155,32 @@ export function hyperliquidCommand(): Command {
       log.info({ url: hl.apiUrl }, "perps venue stand-in listening");
       reportReady();
       onShutdown(log, server.stop);
+    });
+}
+
+/** `launchpad safe-tx-service`: the local Safe Transaction Service (local mode only). */
+export function safeTxServiceCommand(): Command {
+  return new Command("safe-tx-service")
+    .description(
+      "run the local stand-in of the Safe Transaction Service on 127.0.0.1:SAFE_TX_SERVICE_PORT",
+    )
+    .action(async () => {
+      const config = loadConfig();
+      const log = createLogger("safe-tx-service", config.LOG_LEVEL);
+      const { resolveSafeTxService } = await import("../../services/safe-tx-service/config.ts");
+      const safe = resolveSafeTxService(config);
+      if (!safe?.local)
+        throw new ConfigError(
+          "SAFE_TX_SERVICE_URL",
+          "is set: the real service is used, no stand-in",
+        );
+      const { createSafeTxServiceStandIn } = await import(
+        "../../services/safe-tx-service/stand-in/server.ts"
+      );
+      const app = createSafeTxServiceStandIn({ chainId: 56, rpcUrl: config.rpcUrls[0], log });
+      const server = await listen(app, config.SAFE_TX_SERVICE_PORT, "SAFE_TX_SERVICE_PORT", log);
+      log.info({ url: safe.apiUrl }, "Safe Transaction Service stand-in listening");
+      reportReady();
+      onShutdown(log, server.close);
     });
 }

@@ -102,6 +102,11 @@ export async function readChainEvents(
       sourceEventId: r.sid,
       occurredAt: new Date(Number(r.ts) * 1000),
       data: stripNulls(r.data),
+      // A Safe transaction's propose, confirmations, co-signature and execution group together.
+      correlationId:
+        type.startsWith("safe.tx.") && typeof r.data.safeTxHash === "string"
+          ? r.data.safeTxHash.toLowerCase()
+          : null,
       chainId,
       blockNumber: BigInt(r.block),
     });

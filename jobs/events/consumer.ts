@@ -93,7 +93,7 @@ async function consume(sql: Sql, rows: InboxRow[]): Promise<void> {
       source: r.source,
       sourceEventId: r.source_event_id,
       occurredAt,
-      correlationId: r.payload.correlationId ?? null,
+      correlationId: r.payload.correlationId ?? safeCorrelation(r.event_type, r.payload.data),
       visibility: r.payload.visibility ?? "public",
       data: r.payload.data,
     });
@@ -182,4 +182,10 @@ export async function retryWebhook(sql: Sql, id: string): Promise<boolean> {
   const rows = await sql`update app.webhook_inbox set failed_at = null, attempts = 0
     where id = ${id} and failed_at is not null returning id`;
   return rows.length > 0;
+}
+
+/** The steward's co-signature joins its Safe transaction's group (the safeTxHash). */
+function safeCorrelation(eventType: string, data: Record<string, unknown> | undefined) {
+  const h = data?.safeTxHash;
+  return eventType.startsWith("safe.tx.") && typeof h === "string" ? h.toLowerCase() : null;
 }

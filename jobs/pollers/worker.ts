@@ -7,8 +7,14 @@ import type { Logger } from "../../lib/logger.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
+import { createSafeTxServiceClient } from "../../services/safe-tx-service/client.ts";
+import { resolveSafeTxService } from "../../services/safe-tx-service/config.ts";
+import { createXReadClient } from "../../services/x/client.ts";
+import { resolveX } from "../../services/x/config.ts";
 import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
 import { perpsAgents, pollPerpsAgent } from "./perps.ts";
+import { pollSafeAgent, safeAgents } from "./safe.ts";
+import { pollSocialAgent, socialAgents } from "./social.ts";
 
 export type StartPollersWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
 
@@ -57,6 +63,39 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       expireSeconds: POLLER_LIMITS.perps.expireSeconds,
       agents: () => perpsAgents(p.sql),
       poll: (agentId) => pollPerpsAgent(ctx, agentId),
+    });
+  }
+  const safe = resolveSafeTxService(p.config);
+  if (safe) {
+    const client = createSafeTxServiceClient({
+      apiUrl: safe.apiUrl,
+      timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
+    });
+    const ctx = { sql: p.sql, safe: client, log: p.log };
+    specs.push({
+      name: "safe",
+      queue: POLLER_LIMITS.safe.queue,
+      everyMs: POLLER_LIMITS.safe.everyMs * scale,
+      expireSeconds: POLLER_LIMITS.safe.expireSeconds,
+      agents: () => safeAgents(p.sql),
+      poll: (agentId) => pollSafeAgent(ctx, agentId),
+    });
+  }
+  const x = resolveX(p.config);
+  if (x?.bearerToken) {
+    const client = createXReadClient({
+      apiUrl: x.apiUrl,
+      bearerToken: x.bearerToken,
+      timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
+    });
+    const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
+    specs.push({
+      name: "social",
+      queue: POLLER_LIMITS.social.queue,
+      everyMs: POLLER_LIMITS.social.everyMs * scale,
+      expireSeconds: POLLER_LIMITS.social.expireSeconds,
+      agents: () => socialAgents(p.sql),
+      poll: (agentId) => pollSocialAgent(ctx, agentId),
     });
   }
   return specs;

@@ -10,6 +10,8 @@ export type XEndpoints = {
   clientSecret: string;
   /** The service account's token for announcements; undefined: announcements are off. */
   postToken?: string;
+  /** The app's bearer token for reads (the social poller); undefined: the poller is off. */
+  bearerToken?: string;
   local: boolean;
 };
 
@@ -29,6 +31,7 @@ export function resolveX(config: Config): XEndpoints | undefined {
       clientId: config.X_CLIENT_ID as string,
       clientSecret: config.X_CLIENT_SECRET as string,
       postToken: config.X_POST_TOKEN,
+      bearerToken: config.X_BEARER_TOKEN,
       local: false,
     };
   }
@@ -43,6 +46,7 @@ export function resolveX(config: Config): XEndpoints | undefined {
     clientId: config.X_CLIENT_ID ?? "launchpad-local",
     clientSecret: config.X_CLIENT_SECRET ?? derive("x-client-secret"),
     postToken: config.X_POST_TOKEN ?? derive("x-post-token"),
+    bearerToken: config.X_BEARER_TOKEN ?? derive("x-bearer-token"),
     local: true,
   };
 }

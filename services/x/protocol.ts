@@ -6,6 +6,10 @@ export const X_PATHS = {
   token: "/2/oauth2/token",
   me: "/2/users/me",
   tweets: "/2/tweets",
+  /** App or user token; `:username` then `?user.fields=public_metrics`. */
+  userByUsername: "/2/users/by/username",
+  /** `/2/users/:id/tweets?since_id&max_results&pagination_token`. */
+  userTweets: (id: string) => `/2/users/${id}/tweets`,
 } as const;
 
 /** Scopes a patron grants: read the profile; offline.access is not needed (no refresh). */
@@ -16,3 +20,36 @@ export type XUser = { id: string; username: string; name: string; profile_image_
 
 /** A post as `POST /2/tweets` answers it (`data`). */
 export type XPost = { id: string; text: string; edit_history_tweet_ids?: string[] };
+
+/** A user with `user.fields=public_metrics` (PROTOCOLS.md section 3). */
+export type XUserWithMetrics = XUser & {
+  public_metrics: {
+    followers_count: number;
+    following_count: number;
+    tweet_count: number;
+    listed_count: number;
+    like_count?: number;
+  };
+};
+
+/** A post of a user timeline with `tweet.fields=created_at,referenced_tweets,public_metrics`. */
+export type XTimelinePost = XPost & {
+  created_at?: string;
+  author_id?: string;
+  referenced_tweets?: { type: "retweeted" | "quoted" | "replied_to"; id: string }[];
+  public_metrics?: Record<string, number>;
+};
+
+/** `GET /2/users/:id/tweets`: newest first; `data` is absent when there is nothing. */
+export type XTimeline = {
+  data?: XTimelinePost[];
+  meta: {
+    result_count: number;
+    newest_id?: string;
+    oldest_id?: string;
+    next_token?: string;
+  };
+};
+
+/** X's per-window limits (15 min) of the endpoints the service reads, per app token. */
+export const X_RATE_LIMITS = { windowSeconds: 900, userByUsername: 300, userTweets: 10_000 };

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { Logger } from "../../../lib/logger.ts";
-import { X_PATHS, type XPost, type XUser } from "../protocol.ts";
+import { X_PATHS, type X_RATE_LIMITS, type XPost, type XUser } from "../protocol.ts";
+import { registerTimelineRoutes, Timelines } from "./timeline.ts";
 
 export type XStandInParameters = {
   clientId: string;
@@ -11,6 +12,10 @@ export type XStandInParameters = {
   defaultUser?: XUser;
   /** A user token of the service's own account (the announcer), as X's portal issues one. */
   serviceToken?: string;
+  /** The app's bearer token (reads: users by username, user timelines). */
+  appToken?: string;
+  /** Lower read limits per 15-minute window (tests of the 429 back-off). */
+  rateLimits?: Partial<typeof X_RATE_LIMITS>;
 };
 
 /** Protocol limits of X's OAuth 2.0 (PROTOCOLS.md): codes live 30 s, access tokens 2 h. */
@@ -48,6 +53,7 @@ export function createXStandIn(p: XStandInParameters) {
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, { user: XUser; scope: string; expires: number }>();
   const tweets: (XPost & { authorId: string })[] = [];
+  const timelines = new Timelines();
   let user: XUser = p.defaultUser ?? {
     id: "1500000000000000001",
     username: "patron_one",
@@ -168,13 +174,20 @@ export function createXStandIn(p: XStandInParameters) {
     if (typeof body.text !== "string" || body.text.length === 0 || body.text.length > 280) {
       return c.json(problem("Invalid Request", "text must be 1-280 characters"), 400);
     }
-    const post = {
-      id: String(1_800_000_000_000_000_000n + BigInt(tweets.length)),
-      text: body.text,
-    };
+    // The post is on its author's timeline too (the social poller reads it there).
+    const posted = timelines.post(t.user, body.text);
+    const post = { id: posted.id, text: posted.text };
     tweets.push({ ...post, edit_history_tweet_ids: [post.id], authorId: t.user.id });
     p.log.info({ id: post.id }, "tweet posted");
     return c.json({ data: post }, 201);
+  });
+
+  registerTimelineRoutes(app, timelines, {
+    authorized: (h) => {
+      const token = /^Bearer (.+)$/.exec(h ?? "")?.[1] ?? "";
+      return (!!p.appToken && eq(token, p.appToken)) || !!bearer(h);
+    },
+    limits: p.rateLimits,
   });
 
   // Test controls: who consents next, what was posted, make posting fail.

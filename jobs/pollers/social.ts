@@ -1,0 +1,106 @@
+import type { Sql } from "../../lib/db/client.ts";
+import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { type PollKey, readCursor, recordFailure, recordSuccess } from "../../lib/pollers/state.ts";
+import { XRateLimited, type XReadClient } from "../../services/x/client.ts";
+import type { XTimelinePost } from "../../services/x/protocol.ts";
+import { POLLER_LIMITS } from "../limits.ts";
+
+/** Source of every event the social poller writes. */
+export const SOCIAL_SOURCE = "social-poller";
+/** Posts kept in the social-stats cache, newest first. */
+const CACHED_POSTS = 20;
+const L = POLLER_LIMITS.social;
+
+export type SocialPollContext = {
+  sql: Sql;
+  x: XReadClient;
+  log: Logger;
+  beforeCommit?: () => void;
+};
+
+/**
+ * One poll of an agent's X handle (its persona's): followers into the social-stats cache and
+ * every post since the last one seen (`since_id`, all pages) as `tweet.posted`, id `tweet:<id>`.
+ * A 429 stores X's reset as the time before which no poll asks again.
+ *
+ * @example
+ * await pollSocialAgent(ctx, agentId);
+ */
+export async function pollSocialAgent(c: SocialPollContext, agentId: string): Promise<void> {
+  const [persona] = await c.sql<{ handle: string | null }[]>`
+    select handle from app.agent_personas where agent_id = ${agentId}`;
+  if (!persona?.handle) return;
+  const handle = persona.handle;
+  const key: PollKey = { poller: "social", agentId, target: handle.toLowerCase() };
+  const { cursor, notBefore } = await readCursor(c.sql, key);
+  if (notBefore && notBefore.getTime() > Date.now()) return;
+  try {
+    const user = await c.x.userByUsername(handle);
+    const sinceId = typeof cursor.sinceId === "string" ? cursor.sinceId : undefined;
+    const posts: XTimelinePost[] = [];
+    let token: string | undefined;
+    for (let i = 0; i < L.maxPages; i++) {
+      const page = await c.x.userTweets(user.id, {
+        sinceId,
+        paginationToken: token,
+        maxResults: L.maxResults,
+      });
+      posts.push(...(page.data ?? []));
+      token = page.meta.next_token;
+      if (!token) break;
+    }
+    const newest = posts.reduce<string | null>(
+      (m, p) => (m === null || BigInt(p.id) > BigInt(m) ? p.id : m),
+      null,
+    );
+    const events: NewAgentEvent[] = posts.map((p) => ({
+      agentId,
+      eventType: "tweet.posted",
+      category: "apps",
+      source: SOCIAL_SOURCE,
+      sourceEventId: `tweet:${p.id}`,
+      occurredAt: p.created_at ? new Date(p.created_at) : new Date(),
+      data: {
+        tweetId: p.id,
+        text: p.text,
+        url: `https://x.com/${user.username}/status/${p.id}`,
+        reply: p.referenced_tweets?.some((r) => r.type === "replied_to") ?? false,
+      },
+    }));
+    await c.sql.begin(async (t) => {
+      const tx = t as unknown as Sql;
+      await insertAgentEvents({ sql: tx, events });
+      const cached = posts.map((p) => ({
+        id: p.id,
+        text: p.text,
+        createdAt: p.created_at ?? null,
+        url: `https://x.com/${user.username}/status/${p.id}`,
+      }));
+      await tx`insert into app.agent_social_cache (agent_id, follower_count, posts, cached_at)
+        values (${agentId}, ${user.public_metrics.followers_count}, ${tx.json(cached.slice(0, CACHED_POSTS) as never)}, now())
+        on conflict (agent_id) do update set follower_count = excluded.follower_count,
+          posts = (select coalesce(jsonb_agg(x order by (x->>'id')::numeric desc), '[]')
+            from (select x from (select distinct on (x->>'id') x
+                from jsonb_array_elements(excluded.posts || app.agent_social_cache.posts) x) d
+              order by (x->>'id')::numeric desc limit ${CACHED_POSTS}) e),
+          cached_at = now()`;
+      await recordSuccess(tx, key, newest ? { sinceId: newest } : {});
+      c.beforeCommit?.();
+    });
+  } catch (error) {
+    const wait =
+      error instanceof XRateLimited
+        ? (error.reset ?? new Date(Date.now() + L.defaultBackoffMs))
+        : undefined;
+    await recordFailure(c.sql, key, error, wait);
+    c.log.warn({ err: error, agentId, handle }, "social poll failed");
+  }
+}
+
+/** Agents with an X handle in their persona. */
+export async function socialAgents(sql: Sql): Promise<string[]> {
+  const rows = await sql<{ agent_id: string }[]>`
+    select agent_id from app.agent_personas where handle is not null order by agent_id`;
+  return rows.map((r) => r.agent_id);
+}

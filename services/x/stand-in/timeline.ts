@@ -1,0 +1,206 @@
+import type { Hono } from "hono";
+import {
+  X_PATHS,
+  X_RATE_LIMITS,
+  type XTimelinePost,
+  type XUser,
+  type XUserWithMetrics,
+} from "../protocol.ts";
+
+const problem = (title: string, detail: string, status: number) => ({
+  title,
+  detail,
+  type: "about:blank",
+  status,
+});
+
+/** Accounts and their posts, shared by posting (`POST /2/tweets`) and reading timelines. */
+export class Timelines {
+  private readonly users = new Map<string, XUserWithMetrics>();
+  private readonly posts: (XTimelinePost & { author_id: string })[] = [];
+  private next = 1_800_000_000_000_000_000n;
+
+  /** Creates or updates an account by username (test and seed control). */
+  upsertUser(u: { username: string; name?: string; followers?: number; id?: string }) {
+    const key = u.username.toLowerCase();
+    const cur = this.users.get(key);
+    const user: XUserWithMetrics = {
+      id: cur?.id ?? u.id ?? String(1_600_000_000_000_000_000n + BigInt(this.users.size)),
+      username: cur?.username ?? u.username,
+      name: u.name ?? cur?.name ?? u.username,
+      public_metrics: {
+        followers_count: u.followers ?? cur?.public_metrics.followers_count ?? 0,
+        following_count: cur?.public_metrics.following_count ?? 0,
+        tweet_count: cur?.public_metrics.tweet_count ?? 0,
+        listed_count: 0,
+      },
+    };
+    this.users.set(key, user);
+    return user;
+  }
+
+  byUsername(username: string) {
+    return this.users.get(username.toLowerCase());
+  }
+
+  /** A new post by `author` (an id of a known or outside user); ids only increase. */
+  post(author: XUser, text: string, replyTo?: string) {
+    const id = String(this.next++);
+    const p = {
+      id,
+      text,
+      edit_history_tweet_ids: [id],
+      created_at: new Date().toISOString(),
+      author_id: author.id,
+      ...(replyTo ? { referenced_tweets: [{ type: "replied_to" as const, id: replyTo }] } : {}),
+    };
+    this.posts.push(p);
+    const u = this.byUsername(author.username);
+    if (u) u.public_metrics.tweet_count++;
+    return p;
+  }
+
+  all() {
+    return this.posts;
+  }
+
+  /** A user's timeline, newest first, after `sinceId`, from the page `token` names. */
+  timeline(userId: string, o: { sinceId?: string; token?: string; max: number }) {
+    const mine = this.posts
+      .filter((p) => p.author_id === userId && (!o.sinceId || BigInt(p.id) > BigInt(o.sinceId)))
+      .reverse();
+    const start = o.token ? Number(o.token) : 0;
+    const page = mine.slice(start, start + o.max);
+    return {
+      ...(page.length ? { data: page } : {}),
+      meta: {
+        result_count: page.length,
+        ...(page.length ? { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id } : {}),
+        ...(start + o.max < mine.length ? { next_token: String(start + o.max) } : {}),
+      },
+    };
+  }
+}
+
+type Window = { limit: number; remaining: number; reset: number };
+
+/**
+ * The reads of X API v2 the social poller uses, with X's rate-limit headers and 429s:
+ * `GET /2/users/by/username/:username` and `GET /2/users/:id/tweets` (`since_id`,
+ * `max_results` 5..100, `pagination_token`). `appToken` is the app's bearer token.
+ */
+export function registerTimelineRoutes(
+  app: Hono,
+  t: Timelines,
+  o: {
+    authorized: (header: string | undefined) => boolean;
+    limits?: Partial<typeof X_RATE_LIMITS>;
+  },
+) {
+  const limits = { ...X_RATE_LIMITS, ...o.limits };
+  const windows = new Map<string, Window>();
+  const counts: Record<string, number> = {};
+  /** Counts one call against the endpoint's window; the headers X sends either way. */
+  const take = (endpoint: "userByUsername" | "userTweets") => {
+    const now = Math.floor(Date.now() / 1000);
+    let w = windows.get(endpoint);
+    if (!w || w.reset <= now) {
+      w = {
+        limit: limits[endpoint],
+        remaining: limits[endpoint],
+        reset: now + limits.windowSeconds,
+      };
+      windows.set(endpoint, w);
+    }
+    const ok = w.remaining > 0;
+    if (ok) w.remaining--;
+    const name = ok ? endpoint : `${endpoint}:429`;
+    counts[name] = (counts[name] ?? 0) + 1;
+    return {
+      ok,
+      headers: {
+        "x-rate-limit-limit": String(w.limit),
+        "x-rate-limit-remaining": String(w.remaining),
+        "x-rate-limit-reset": String(w.reset),
+      },
+    };
+  };
+
+  app.get(`${X_PATHS.userByUsername}/:username`, (c) => {
+    if (!o.authorized(c.req.header("authorization")))
+      return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
+    const r = take("userByUsername");
+    for (const [k, v] of Object.entries(r.headers)) c.header(k, v);
+    if (!r.ok) return c.json(problem("Too Many Requests", "Too Many Requests", 429), 429);
+    const username = c.req.param("username");
+    if (!/^[A-Za-z0-9_]{1,15}$/.test(username)) {
+      return c.json(
+        problem("Invalid Request", "The `username` query parameter value is not valid", 400),
+        400,
+      );
+    }
+    const u = t.byUsername(username);
+    if (!u) {
+      return c.json({
+        errors: [
+          {
+            value: username,
+            detail: `Could not find user with username: [${username}].`,
+            title: "Not Found Error",
+            resource_type: "user",
+            parameter: "username",
+            resource_id: username,
+            type: "https://api.twitter.com/2/problems/resource-not-found",
+          },
+        ],
+      });
+    }
+    const fields = (c.req.query("user.fields") ?? "").split(",");
+    const { public_metrics, ...rest } = u;
+    return c.json({ data: fields.includes("public_metrics") ? u : rest });
+  });
+
+  app.get("/2/users/:id/tweets", (c) => {
+    if (!o.authorized(c.req.header("authorization")))
+      return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
+    const r = take("userTweets");
+    for (const [k, v] of Object.entries(r.headers)) c.header(k, v);
+    if (!r.ok) return c.json(problem("Too Many Requests", "Too Many Requests", 429), 429);
+    const q = c.req.query();
+    const max = Number(q.max_results ?? 10);
+    if (!Number.isInteger(max) || max < 5 || max > 100) {
+      return c.json(problem("Invalid Request", "max_results must be between 5 and 100", 400), 400);
+    }
+    if (q.since_id !== undefined && !/^[0-9]{1,19}$/.test(q.since_id)) {
+      return c.json(problem("Invalid Request", "since_id is not valid", 400), 400);
+    }
+    return c.json(
+      t.timeline(c.req.param("id"), { sinceId: q.since_id, token: q.pagination_token, max }),
+    );
+  });
+
+  /** Test control: exhaust an endpoint's window now (its reset `inSeconds` from now). */
+  app.put("/stand-in/rate-limit", async (c) => {
+    const b = (await c.req.json()) as {
+      endpoint: "userByUsername" | "userTweets";
+      inSeconds: number;
+    };
+    windows.set(b.endpoint, {
+      limit: limits[b.endpoint],
+      remaining: 0,
+      reset: Math.floor(Date.now() / 1000) + b.inSeconds,
+    });
+    return c.json({ ok: true });
+  });
+  app.get("/stand-in/requests", (c) => c.json(counts));
+  app.put("/stand-in/accounts", async (c) => {
+    const b = (await c.req.json()) as { username: string; name?: string; followers?: number };
+    return c.json({ data: t.upsertUser(b) });
+  });
+  app.post("/stand-in/accounts/:username/posts", async (c) => {
+    const u = t.byUsername(c.req.param("username"));
+    if (!u) return c.json(problem("Not Found", "no such account", 404), 404);
+    const b = (await c.req.json()) as { text: string; replyTo?: string };
+    return c.json({ data: t.post(u, b.text, b.replyTo) }, 201);
+  });
+}

@@ -1,0 +1,147 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
+import { loadConfig } from "../../lib/config.ts";
+import { freePort } from "../../lib/net.ts";
+import { createXStandIn } from "../../services/x/stand-in/server.ts";
+import { until } from "./world.ts";
+
+// The social poller against the X API v2 stand-in over HTTP (real Postgres, real pg-boss):
+// followers into the social-stats cache, posts as tweet.posted once each, X's 429 honoured
+// until its reset, and an X outage mid-poll recovered without loss or doubles.
+
+const BEARER = "app-bearer-token-123";
+let db: TestDatabase;
+let worker: StartWorkerReturnType;
+let xUrl: string;
+let port: number;
+let server: ReturnType<typeof serve>;
+const app = createXStandIn({
+  clientId: "cid",
+  clientSecret: "csecret-123",
+  appToken: BEARER,
+  log: pino({ level: "silent" }),
+}).fetch;
+const listen = () =>
+  new Promise<void>((r) => {
+    server = serve({ fetch: app, hostname: "127.0.0.1", port }, (i: AddressInfo) => {
+      port = i.port;
+      r();
+    });
+  });
+const x = async (method: string, path: string, body?: unknown) => {
+  const r = await fetch(`${xUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await r.json()) as { data: { id: string } } & Record<string, number>;
+};
+const posts = async () =>
+  db.sql<{ source_event_id: string; data: { reply: boolean; text: string } }[]>`
+    select source_event_id, data from app.agent_events
+    where agent_id = 'agent-s' and source = 'social-poller' order by source_event_id`;
+const cache = async () =>
+  (
+    await db.sql<{ follower_count: number; posts: { id: string }[] }[]>`
+      select follower_count, posts from app.agent_social_cache where agent_id = 'agent-s'`
+  )[0];
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  port = await freePort();
+  xUrl = `http://127.0.0.1:${port}`;
+  await listen();
+  await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url)
+    values ('agent-s', 'Agent S', 'SOC', 'social agent', 'https://example.com/s.png')`;
+  await db.sql`insert into app.agent_personas (agent_id, name, handle) values ('agent-s', 'Agent S', 'Agent_S')`;
+  await x("PUT", "/stand-in/accounts", { username: "agent_s", followers: 1234 });
+  const config = loadConfig(
+    {
+      LAUNCHPAD_ENV: "test",
+      LAUNCHPAD_DATA_DIR: "/tmp",
+      BSC_RPC_URL: "http://127.0.0.1:9",
+      HYPERLIQUID_API_URL: "http://127.0.0.1:9",
+      X_OAUTH_URL: xUrl,
+      X_API_URL: xUrl,
+      X_CLIENT_ID: "cid",
+      X_CLIENT_SECRET: "csecret-123",
+      X_BEARER_TOKEN: BEARER,
+      UPSTREAM_TIMEOUT_MS: "1000",
+      // 300 s x 0.005: a social tick every 1.5 s.
+      POLL_TIME_SCALE: "0.005",
+    },
+    "/tmp",
+  );
+  worker = await startWorker({
+    databaseUrl: db.url,
+    log: pino({ level: "silent" }),
+    config,
+    jobs: ["pollers"],
+  });
+});
+afterAll(async () => {
+  await worker?.stop();
+  server?.close();
+  await db?.stop();
+});
+
+describe("social poller", () => {
+  it("caches followers and turns posts and replies into tweet.posted once each", async () => {
+    const first = await x("POST", "/stand-in/accounts/agent_s/posts", { text: "gm" });
+    await x("POST", "/stand-in/accounts/agent_s/posts", {
+      text: "thread reply",
+      replyTo: first.data.id,
+    });
+    await until("two posts in the feed", async () => (await posts()).length === 2);
+    expect((await posts()).map((p) => p.data.reply).sort()).toEqual([false, true]);
+    expect(await cache()).toMatchObject({ follower_count: 1234 });
+    await x("PUT", "/stand-in/accounts", { username: "agent_s", followers: 1300 });
+    await x("POST", "/stand-in/accounts/agent_s/posts", { text: "third" });
+    await until("the third post and new follower count", async () => {
+      const c = await cache();
+      return (await posts()).length === 3 && c?.follower_count === 1300 && c.posts.length === 3;
+    });
+    const [state] = await db.sql<{ cursor: { sinceId: string } }[]>`
+      select cursor from app.poller_state where poller = 'social' and agent_id = 'agent-s'`;
+    expect(state?.cursor.sinceId).toBe((await posts()).at(-1)?.source_event_id.slice(6));
+  });
+
+  it("waits for X's rate-limit reset after a 429 instead of asking again", async () => {
+    await x("PUT", "/stand-in/rate-limit", { endpoint: "userByUsername", inSeconds: 5 });
+    await x("POST", "/stand-in/accounts/agent_s/posts", { text: "during the limit" });
+    const notBefore = await until("the 429 recorded", async () => {
+      const r = await db.sql<{ not_before: Date | null }[]>`
+        select not_before from app.poller_state where poller = 'social' and agent_id = 'agent-s'`;
+      return r[0]?.not_before ?? undefined;
+    });
+    const reset = notBefore.getTime();
+    expect(reset).toBeGreaterThan(Date.now());
+    // Ticks keep coming every 1.5 s, but none asks X again before the reset.
+    const before = (await x("GET", "/stand-in/requests"))["userByUsername:429"];
+    await new Promise((r) => setTimeout(r, Math.max(0, reset - Date.now() - 300)));
+    expect((await x("GET", "/stand-in/requests"))["userByUsername:429"]).toBe(before);
+    expect(before).toBe(1);
+    await until("the post after the reset", async () => (await posts()).length === 4, 20_000);
+  });
+
+  it("an X outage mid-poll loses and doubles nothing", async () => {
+    server.close();
+    (server as unknown as { closeAllConnections: () => void }).closeAllConnections();
+    await until("a failed poll", async () => {
+      const [s] = await db.sql<{ failures: number }[]>`
+        select failures from app.poller_state where poller = 'social' and agent_id = 'agent-s'`;
+      return (s?.failures ?? 0) > 0;
+    });
+    await listen();
+    await x("POST", "/stand-in/accounts/agent_s/posts", { text: "back" });
+    await until("the post after the outage", async () => (await posts()).length === 5);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const ids = (await posts()).map((p) => p.source_event_id);
+    expect(new Set(ids).size).toBe(5);
+    expect(ids.length).toBe(5);
+  });
+});
