@@ -135,6 +135,12 @@ export function createApp(p: CreateAppParameters) {
   const deps = { sql: p.sql, settings: p.settings };
   // Chain-derived reads share one indexed-block tracker and one read cache (issue 17).
   const reads = { ...deps, reads: createReadDeps(p.sql, p.settings.viewsSchema) };
+  // Read your own writes: after a write through this process its next read re-reads the
+  // versions instead of trusting a reading up to 50 ms old (docs/market.md "Caching").
+  app.use(async (c, next) => {
+    await next();
+    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) reads.reads.tracker.invalidate();
+  });
   registerDiscovery(app, p.settings);
   registerIndexer(app, { ...deps, headBlock });
   registerPollers(app, deps);

@@ -1,7 +1,7 @@
 import { ponder } from "ponder:registry";
 import { identity, identityChange, token, watchedWallet } from "ponder:schema";
 import { identityRegistryAbi } from "../abis/IdentityRegistry.ts";
-import { chainClient, unlessReverted } from "./rpc.ts";
+import { unlessReverted } from "./rpc.ts";
 import { logId, lower } from "./settings.ts";
 
 // A registration names a service token before it exists (the saga registers, then creates).
@@ -41,15 +41,15 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     await context.db.update(identity, { agentId: a.agentId }).set({ treasury });
     return;
   }
-  // Our client, pinned to this block (src/rpc.ts: Ponder's queue made each read wait seconds).
+  // Ponder's client (pinned to this block), not ours: its RPC cache keeps the answer, so a
+  // reindex of a devnet that keeps only recent states (docs/devnet-state.md) can still read it.
   const read = <T>(functionName: string) =>
     unlessReverted(
-      chainClient.readContract({
+      context.client.readContract({
         address: registry,
         abi: identityRegistryAbi,
         functionName: functionName as never,
         args: [a.agentId] as never,
-        blockNumber: event.block.number,
       }),
     ).then((v) => v as T | undefined);
   const [owner, uri, wallet] = await Promise.all([

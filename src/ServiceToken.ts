@@ -5,7 +5,6 @@ import { holder, launch, token, walletActivity, watchedWallet } from "ponder:sch
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { flushBlockCandles } from "./candles.ts";
 import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
-import { chainClient } from "./rpc.ts";
 import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 
@@ -60,12 +59,12 @@ async function onMint(
   if (tok.origin === "registry") {
     const created = findTokenCreate(logs, tok.address);
     if (!created) return;
-    const info = await chainClient.readContract({
+    // Ponder's client: its RPC cache serves a reindex on a devnet with pruned history.
+    const info = await context.client.readContract({
       address: settings.tokenManager2,
       abi: tokenManager2Abi,
       functionName: "_tokenInfos",
       args: [tok.address],
-      blockNumber: block.number,
     });
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,

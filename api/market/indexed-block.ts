@@ -19,6 +19,11 @@ export type IndexedState = {
 export type IndexedBlockTracker = {
   /** The state as of at most `indexedBlockMaxAgeMs` ago (reads it again when older). */
   current(): Promise<IndexedState>;
+  /**
+   * Forget the last reading: this process just wrote an app table the reads join, so its next
+   * read must see that write (a client reading its own write through the same process).
+   */
+  invalidate(): void;
 };
 
 /**
@@ -39,9 +44,15 @@ export function indexedBlockTracker(
   let fingerprint: string | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<IndexedState> | undefined;
+  // Bumped by invalidate(): a reading begun before it may predate the write, so it neither
+  // serves later callers nor counts as fresh.
+  let epoch = 0;
+  let inFlightEpoch = -1;
+  let appliedEpoch = 0;
 
   async function read(): Promise<IndexedState> {
     const started = Date.now();
+    const startedEpoch = epoch;
     const [versions, checkpoints] = await Promise.all([
       sql<{ v: string | null }[]>`select string_agg(name || ':' || version, ',' order by name) as v
         from app.read_versions`.catch(() => [{ v: null }]),
@@ -55,6 +66,9 @@ export function indexedBlockTracker(
       ),
     ]);
     const print = `${versions[0]?.v ?? ""}|${checkpoints.map((r) => r.c).join(",")}`;
+    // A reading begun before an invalidate() that ends after a newer one must not undo it.
+    if (startedEpoch < appliedEpoch) return state;
+    appliedEpoch = startedEpoch;
     if (print !== fingerprint) {
       fingerprint = print;
       const latest = checkpoints.at(-1)?.c;
@@ -66,17 +80,24 @@ export function indexedBlockTracker(
           : null,
       };
     }
-    readAt = started;
+    if (startedEpoch === epoch) readAt = started;
     return state;
   }
 
   return {
     current() {
       if (Date.now() - readAt < maxAgeMs) return Promise.resolve(state);
-      inFlight ??= read().finally(() => {
-        inFlight = undefined;
+      if (inFlight && inFlightEpoch === epoch) return inFlight;
+      const p = read().finally(() => {
+        if (inFlight === p) inFlight = undefined;
       });
-      return inFlight;
+      inFlight = p;
+      inFlightEpoch = epoch;
+      return p;
+    },
+    invalidate() {
+      epoch += 1;
+      readAt = Number.NEGATIVE_INFINITY;
     },
   };
 }

@@ -198,6 +198,23 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
   });
 
   // The anomaly panel (operators): what the six-hourly auditor found, newest first.
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/v2/admin/anomalies",
+    tags: ["operator"],
+    summary: "What the six-hourly policy auditor found, newest first",
+    security: [{ operatorToken: [] }],
+    request: { query: AnomalyQuery },
+    responses: {
+      200: jsonResponse(
+        "Anomalies",
+        okEnvelope(z.object({ items: z.array(z.record(z.string(), z.unknown())) })),
+      ),
+      400: jsonResponse("validation_failed: a query parameter is invalid", ErrorEnvelope),
+      401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
+      404: jsonResponse("not_found: the operator API is off (ADMIN_TOKEN unset)", ErrorEnvelope),
+    },
+  });
   app.get("/v2/admin/anomalies", async (c) => {
     if (!d.adminToken) {
       throw new HttpError("not_found", {

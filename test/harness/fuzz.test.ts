@@ -13,7 +13,7 @@ import { ADMIN_TOKEN, nextIp } from "../helpers/launch.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-const WEB = "http://localhost:3000";
+const WEB = "http://127.0.0.1:3000";
 
 let f: FuzzStack;
 beforeAll(async () => {

@@ -60,7 +60,8 @@ it("a worker killed after every saga step, and between storing and sending, resu
   expect(await client.getTransactionCount({ address: d.walletAddress })).toBe(2);
 
   // The signer holds one wallet for the agent.
-  const store = JSON.parse(readFileSync(join(dataDir, "steward", "store.json"), "utf8"));
+  // The store file is `{state, mac}` (integrity-checked, issue 20).
+  const store = JSON.parse(readFileSync(join(dataDir, "steward", "store.json"), "utf8")).state;
   expect(
     Object.values(store.wallets).filter((w) => (w as { agentId: string }).agentId === a.agentId),
   ).toHaveLength(1);

@@ -81,12 +81,12 @@ afterAll(async () => {
 const launchChecks = (data: unknown) =>
   check("/v2/launches", "get", 200, {
     ok: true,
-    data: { items: [data], total: 1, limit: 1, offset: 0 },
+    data: { items: [data], total: 1, limit: 1, offset: 0, indexedBlock: null },
   });
 const tradeChecks = (data: unknown) =>
   check("/tokens/{address}/trades", "get", 200, {
     ok: true,
-    data: { items: [data], nextCursor: null },
+    data: { items: [data], nextCursor: null, indexedBlock: null },
   });
 
 describe("WebSocket bridge on the real stack, two API processes", () => {

@@ -8,7 +8,7 @@ import type { FuzzOptions } from "./runner.ts";
 import { tableFingerprint } from "./runner.ts";
 
 /** The web app's origin of test stacks (WEB_URL's default): cookie writes must come from it. */
-const WEB = "http://localhost:3000";
+const WEB = "http://127.0.0.1:3000";
 /** Anvil's account 9 of the test mnemonic: never used by the service. */
 const USER_KEY = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 
