@@ -108,11 +108,21 @@ async function open(path: string, viewport: keyof typeof VIEWPORTS = "desktop"):
 
 // In-page code is written as text: tests are type-checked without the DOM library.
 const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? "");
+// On a timeout, say what the page showed instead (the wallet's own error message).
 const statusHas = (page: Page, id: string, words: string, timeout = 30_000) =>
-  page.waitForFunction(
-    `document.getElementById(${JSON.stringify(id)})?.textContent?.includes(${JSON.stringify(words)})`,
-    { timeout },
-  );
+  page
+    .waitForFunction(
+      `document.getElementById(${JSON.stringify(id)})?.textContent?.includes(${JSON.stringify(words)})`,
+      { timeout },
+    )
+    .catch(async (error: unknown) => {
+      const shown = await page
+        .evaluate(`document.querySelector("main")?.innerText ?? ""`)
+        .catch(() => "?");
+      throw new Error(`#${id} never showed "${words}"; the page showed:\n${shown}`, {
+        cause: error,
+      });
+    });
 
 /** What the chart holds, as [time, open, high, low, close] rows. */
 const chartRows = (page: Page) =>
@@ -123,6 +133,10 @@ const chartRows = (page: Page) =>
 beforeAll(async () => {
   const webPort = await freePort();
   env = launchEnv(await isolatedEnv(), {
+    // The browser, the web server and this test all read the API from 127.0.0.1 and would share
+    // its 60/min anonymous budget; what is tested here is the web app, not the limiter (issue 21
+    // leaves the web app's own budget at the API open).
+    RATE_LIMIT_PER_MINUTE: "0",
     WEB_PORT: String(webPort),
     WEB_URL: `http://127.0.0.1:${webPort}`,
   });

@@ -14,15 +14,22 @@ const USER_KEY = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d4
 
 /**
  * Tables a refused request may still change, or that change under it, and why: the per-client
- * request counters (every request counts, refused or not), and the worker's cursors and
- * snapshots, which move with the chain and the clock while the fuzzer runs (no route writes
- * them).
+ * request counters (every request counts, refused or not), and the roles' cursors, caches,
+ * heartbeats and snapshots, which move with the chain and the clock while the fuzzer runs (no
+ * route writes them).
  */
 export const FUZZ_SNAPSHOT_SKIP = [
   "rate_limit",
   "chain_projection",
   "outbound_cursor",
   "nav_snapshots",
+  // Written by the roles on their own clock: heartbeats (issue 22), the pollers' cursors and
+  // caches (issue 19), the six-hourly policy auditor's runs (issue 20).
+  "role_heartbeats",
+  "poller_state",
+  "perps_accounts",
+  "perps_account_hours",
+  "policy_audit_runs",
 ];
 
 export type FuzzStack = {
