@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
-import { readFreshness } from "../../lib/indexer/lag.ts";
+import { readFreshness, rpcHeadBlock as readRpcHeadBlock } from "../../lib/indexer/lag.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { INDEXER_LAG_LIMITS } from "../../lib/limits.ts";
 import type { AppEnv } from "../env.ts";
@@ -54,28 +54,9 @@ const route = createRoute({
 /** A function that reads the chain's head block, or undefined if it cannot in time. */
 export type HeadBlockReader = () => Promise<bigint | undefined>;
 
-/**
- * Reads the head block with `eth_blockNumber` from the first RPC URL that answers in time.
- *
- * @example
- * const head = await rpcHeadBlock(["http://127.0.0.1:8545"])(); // 1234n
- */
-export function rpcHeadBlock(urls: string[], timeoutMs = CHAIN_LIMITS.headTimeoutMs) {
-  return async (): Promise<bigint | undefined> => {
-    for (const url of urls) {
-      try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        const body = (await res.json()) as { result?: string };
-        if (body.result) return BigInt(body.result);
-      } catch {}
-    }
-    return undefined;
-  };
+/** The head block from the configured RPC URLs (shared with the indexer role's lag tracking). */
+export function rpcHeadBlock(urls: string[]) {
+  return readRpcHeadBlock(urls, CHAIN_LIMITS.headTimeoutMs);
 }
 
 export type IndexerRouteDeps = { sql: Sql; settings: ApiSettings; headBlock?: HeadBlockReader };

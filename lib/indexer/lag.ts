@@ -103,13 +103,14 @@ export function startLagTracking(p: {
 }
 
 /**
- * Reads the head block number from the first of `urls` that answers within `timeoutMs`, or null.
+ * Reads the head block with `eth_blockNumber` from the first of `urls` that answers within
+ * `timeoutMs`, or undefined. The API's status and the indexer role's lag tracking share it.
  *
  * @example
- * const head = await rpcHeadNumber(["http://127.0.0.1:8545"])(); // 1234
+ * const head = await rpcHeadBlock(["http://127.0.0.1:8545"])(); // 1234n
  */
-export function rpcHeadNumber(urls: string[], timeoutMs = INDEXER_LAG_LIMITS.headTimeoutMs) {
-  return async (): Promise<number | null> => {
+export function rpcHeadBlock(urls: string[], timeoutMs = INDEXER_LAG_LIMITS.headTimeoutMs) {
+  return async (): Promise<bigint | undefined> => {
     for (const url of urls) {
       try {
         const res = await fetch(url, {
@@ -119,10 +120,24 @@ export function rpcHeadNumber(urls: string[], timeoutMs = INDEXER_LAG_LIMITS.hea
           signal: AbortSignal.timeout(timeoutMs),
         });
         const body = (await res.json()) as { result?: string };
-        if (body.result) return Number(BigInt(body.result));
+        if (body.result) return BigInt(body.result);
       } catch {}
     }
-    return null;
+    return undefined;
+  };
+}
+
+/**
+ * `rpcHeadBlock` as a number, or null: the form the lag tracker stores.
+ *
+ * @example
+ * const head = await rpcHeadNumber(["http://127.0.0.1:8545"])(); // 1234
+ */
+export function rpcHeadNumber(urls: string[], timeoutMs = INDEXER_LAG_LIMITS.headTimeoutMs) {
+  const read = rpcHeadBlock(urls, timeoutMs);
+  return async (): Promise<number | null> => {
+    const head = await read();
+    return head === undefined ? null : Number(head);
   };
 }
 
