@@ -129,7 +129,7 @@ export function createApp(p: CreateAppParameters) {
   const unlimited = new Set(app.openAPIRegistry.definitions);
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
   // Before the limiter: a valid agent key earns the authenticated budget on every route.
-  app.use(identify({ sql: p.sql }));
+  app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey }));
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const deps = { sql: p.sql, settings: p.settings };

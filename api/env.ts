@@ -2,7 +2,8 @@ import type { Logger } from "../lib/logger.ts";
 import type { Session } from "./auth/sessions.ts";
 
 /** Who made an authenticated request (set by the authentication of a later issue). */
-export type Principal = { kind: "agent" | "user"; id: string };
+/** Who a request is counted as: an agent key, a signed-in user, or one of our own roles. */
+export type Principal = { kind: "agent" | "user" | "service"; id: string };
 
 /** Variables every request carries through the middleware chain. */
 export type AppEnv = {

@@ -20,6 +20,8 @@ export const RATE_LIMITS = {
   windowSeconds: 60,
   unauthenticated: 60,
   authenticated: 600,
+  /** The web role's server-side reads (one budget for all its visitors; it limits each). */
+  service: 6_000,
   /** How often one instance deletes expired windows. */
   sweepEveryMs: 60_000,
   /** A process reserves limit / this many hits per upsert (1 below it): see the middleware. */

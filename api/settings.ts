@@ -1,5 +1,6 @@
 import { parseEther } from "viem";
 import type { Config } from "../lib/config.ts";
+import { webServiceKey } from "../lib/services.ts";
 
 /** four.meme's BNB curves graduate at 24 BNB raised (the devnet uses DEVNET_MAX_RAISING_BNB). */
 const MAINNET_MAX_RAISING_WEI = parseEther("24");
@@ -22,7 +23,9 @@ export type ApiSettings = {
   /** BNB (wei) a curve raises before it graduates: the denominator of curve progress. */
   curveMaxRaisingWei: bigint;
   /** Requests per minute; defaults from RATE_LIMITS; 0 turns a limit off. */
-  rateLimit?: { unauthenticated?: number; authenticated?: number };
+  rateLimit?: { unauthenticated?: number; authenticated?: number; service?: number };
+  /** The web role's credential (`X-Service-Key`) for its own budget; unset: none is honoured. */
+  serviceKey?: string;
 };
 
 /**
@@ -46,7 +49,9 @@ export function apiSettings(config: Config): ApiSettings {
     rateLimit: {
       unauthenticated: config.RATE_LIMIT_PER_MINUTE,
       authenticated: config.RATE_LIMIT_AUTHENTICATED_PER_MINUTE,
+      service: config.RATE_LIMIT_SERVICE_PER_MINUTE,
     },
+    serviceKey: webServiceKey(config),
   };
 }
 

@@ -282,6 +282,8 @@ export function limitsLine(config: Config): string {
       "RATE_LIMIT_AUTHENTICATED_PER_MINUTE",
     ),
     one(config.LAUNCH_RATE_LIMIT_PER_MINUTE, "launches per key", "LAUNCH_RATE_LIMIT_PER_MINUTE"),
+    one(config.RATE_LIMIT_SERVICE_PER_MINUTE, "web app reads", "RATE_LIMIT_SERVICE_PER_MINUTE"),
+    one(config.WEB_RATE_LIMIT_PER_MINUTE, "pages per visitor", "WEB_RATE_LIMIT_PER_MINUTE"),
   ].join(", ");
 }
 

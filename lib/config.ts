@@ -103,6 +103,12 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(60),
   RATE_LIMIT_AUTHENTICATED_PER_MINUTE: nonNegativeInt.default(600),
   LAUNCH_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(10),
+  // The web role's own budget at the API (its server-side reads, sent with WEB_SERVICE_KEY),
+  // and the page views per minute the web role serves one visitor IP (issue 21).
+  RATE_LIMIT_SERVICE_PER_MINUTE: nonNegativeInt.default(6000),
+  WEB_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(120),
+  /** Shared by `launchpad api` and `launchpad web`; generated into the data dir locally. */
+  WEB_SERVICE_KEY: z.string().min(32, "must be at least 32 characters").optional(),
 
   TOKEN_MANAGER_ADDRESS: address.default(MAINNET.tokenManager2),
   IDENTITY_REGISTRY_ADDRESS: address.default(MAINNET.identityRegistry),

@@ -51,22 +51,44 @@ export function stewardMasterKey(config: Config): Buffer {
 
 /** Reads or creates (exactly once, even with racing roles) the local secrets file, mode 0600. */
 export function localSecrets(dataDir: string): LocalSecrets {
-  const dir = join(dataDir, "secrets");
-  const path = join(dir, "local-services.json");
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as LocalSecrets;
-  } catch {}
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secrets: LocalSecrets = {
+  return readOrCreateSecret<LocalSecrets>(dataDir, "local-services.json", () => ({
     stewardApiKey: randomBytes(32).toString("base64url"),
     stewardWebhookSecret: randomBytes(32).toString("base64url"),
     masterKey: `0x${randomBytes(32).toString("hex")}`,
-  };
+  }));
+}
+
+/**
+ * The web role's credential at the API (`X-Service-Key`): WEB_SERVICE_KEY, else, outside
+ * production, one generated into the data directory so `launchpad web` and `launchpad api`
+ * started side by side agree without configuration. Undefined in production without the
+ * variable: the web app is then an anonymous client, counted per IP like any other.
+ *
+ * @example
+ * const key = webServiceKey(loadConfig()); // "k3Jx…" (43 characters) in local mode
+ */
+export function webServiceKey(config: Config): string | undefined {
+  if (config.WEB_SERVICE_KEY) return config.WEB_SERVICE_KEY;
+  if (config.LAUNCHPAD_ENV === "production") return undefined;
+  // A file of its own: data directories made before this secret keep their other secrets.
+  return readOrCreateSecret(config.dataDir, "web-service.json", () => ({
+    key: randomBytes(32).toString("base64url"),
+  })).key;
+}
+
+/** Reads `secrets/<name>` or creates it with `make()` (the first of racing roles wins), 0600. */
+function readOrCreateSecret<T>(dataDir: string, name: string, make: () => T): T {
+  const dir = join(dataDir, "secrets");
+  const path = join(dir, name);
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {}
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(secrets), { mode: 0o600 });
+  writeFileSync(tmp, JSON.stringify(make()), { mode: 0o600 });
   try {
     linkSync(tmp, path); // fails if another process won the race: read theirs
   } catch {}
   rmSync(tmp, { force: true });
-  return JSON.parse(readFileSync(path, "utf8")) as LocalSecrets;
+  return JSON.parse(readFileSync(path, "utf8")) as T;
 }

@@ -23,12 +23,15 @@ export class ApiStateError extends Error {
 }
 
 /**
- * A client of the API at `baseUrl` (no credentials: every page is public data). Answers are
- * kept for `WEB_LIMITS.apiCacheMs` and identical calls in flight share one request: a page
- * viewed by many people at once costs the API (and the web app's rate-limit budget there)
- * one call per path, not one per viewer.
+ * A client of the API at `baseUrl`. Every page is public data; `serviceKey` (sent as
+ * `X-Service-Key`, never to a browser) only gives these reads the web role's own rate-limit
+ * budget instead of this server's address's. Answers are kept for `WEB_LIMITS.apiCacheMs` and
+ * identical calls in flight share one request: a page viewed by many people at once costs the
+ * API one call per path, not one per viewer.
  */
-export function apiClient(baseUrl: string) {
+export function apiClient(baseUrl: string, serviceKey?: string) {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (serviceKey) headers["x-service-key"] = serviceKey;
   const base = baseUrl.replace(/\/$/, "");
   const recent = new Map<string, { at: number; answer: Promise<ApiAnswer<unknown>> }>();
   return function get<T>(path: string): Promise<ApiAnswer<T>> {
@@ -36,7 +39,7 @@ export function apiClient(baseUrl: string) {
     const hit = recent.get(path);
     if (hit && now - hit.at < WEB_LIMITS.apiCacheMs) return hit.answer as Promise<ApiAnswer<T>>;
     if (recent.size >= WEB_LIMITS.apiCacheEntries) recent.clear();
-    const answer = call<T>(base, path);
+    const answer = call<T>(base, path, headers);
     recent.set(path, { at: now, answer });
     // Only data is worth keeping; a failure is retried by the next viewer.
     answer.then((a) => {
@@ -46,12 +49,16 @@ export function apiClient(baseUrl: string) {
   };
 }
 
-async function call<T>(base: string, path: string): Promise<ApiAnswer<T>> {
+async function call<T>(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<ApiAnswer<T>> {
   let res: Response;
   try {
     res = await fetch(`${base}${path}`, {
       signal: AbortSignal.timeout(WEB_LIMITS.apiTimeoutMs),
-      headers: { accept: "application/json" },
+      headers,
     });
   } catch (error) {
     return { kind: "failed", reason: error instanceof Error ? error.message : String(error) };

@@ -8,6 +8,8 @@ export const WEB_LIMITS = {
   apiCacheEntries: 2_000,
   /** `Retry-After` and the catching-up page's reload interval while the API answers 503. */
   catchingUpRetrySeconds: 5,
+  /** Visitor addresses counted per minute at most (a flood of addresses restarts the window). */
+  visitorsTracked: 100_000,
   /** Rows per page on the home page and the launch list. */
   pageSize: 20,
   /** Trades and feed items a page shows at first and keeps as live ones arrive. */

@@ -14,11 +14,14 @@ import { createWebApp, slugOf } from "./server.ts";
 let assets: Assets;
 let api: Server;
 let apiUrl: string;
+/** The `X-Service-Key` of each request the stand-in API saw. */
+const serviceKeys: (string | undefined)[] = [];
 
 beforeAll(async () => {
   assets = await loadAssets(mkdtempSync(join(tmpdir(), "web-assets-")));
   api = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
+    serviceKeys.push(req.headers["x-service-key"] as string | undefined);
     if (req.url?.startsWith("/v2/agents?")) {
       res.end(JSON.stringify({ ok: true, data: { items: [], total: 0, limit: 1, offset: 0 } }));
       return;
@@ -69,6 +72,29 @@ describe("the web app's state pages", () => {
     expect((await app.request("/assets/agent.000000000000.js")).status).toBe(404);
     const css = await app.request(assets.style);
     expect(css.status).toBe(200);
+  });
+
+  it("reads the API with its service key, and limits each visitor's page views itself", async () => {
+    const app = createWebApp(
+      { apiUrl, wsUrl: "ws://x/ws", serviceKey: "k".repeat(43), visitorsPerMinute: 2 },
+      assets,
+    );
+    const from = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
+    serviceKeys.length = 0;
+    const views = [];
+    for (let i = 0; i < 3; i++)
+      views.push((await app.request("/launches", {}, from("192.0.2.5"))).status);
+    expect(views).toEqual([503, 503, 429]);
+    expect(serviceKeys.length).toBeGreaterThan(0);
+    expect(new Set(serviceKeys)).toEqual(new Set(["k".repeat(43)]));
+    const limited = await app.request("/", {}, from("192.0.2.5"));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await limited.text()).toContain("Too many requests");
+    // Another visitor, the islands and the health check are not held back by this one.
+    expect((await app.request("/launches", {}, from("192.0.2.6"))).status).toBe(503);
+    expect((await app.request(assets.style, {}, from("192.0.2.5"))).status).toBe(200);
+    expect((await app.request("/health", {}, from("192.0.2.5"))).status).toBe(200);
   });
 
   it("makes the featured agent's slug from its name", () => {

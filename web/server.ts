@@ -34,6 +34,7 @@ import type {
   OffsetList,
   TokenRecord,
 } from "./types.ts";
+import { visitorLimit } from "./visitor-limit.ts";
 
 export type WebSettings = {
   /** The API as the browser reaches it (CORS allows WEB_URL's origin there). */
@@ -41,6 +42,12 @@ export type WebSettings = {
   wsUrl: string;
   /** The API as this server reaches it (defaults to apiUrl). */
   internalApiUrl?: string;
+  /** Sent as `X-Service-Key` on this server's reads: the web role's own budget at the API. */
+  serviceKey?: string;
+  /** Page views per minute per visitor address (WEB_RATE_LIMIT_PER_MINUTE; 0: unlimited). */
+  visitorsPerMinute?: number;
+  /** Proxies in front of the web app whose `X-Forwarded-For` entries are trusted. */
+  trustProxy?: number;
 };
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -83,7 +90,7 @@ function pageNumber(v: string | undefined): number {
  * const app = createWebApp({ apiUrl: "http://127.0.0.1:3001", wsUrl: "ws://127.0.0.1:3001/ws" }, assets);
  */
 export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
-  const get: Get = apiClient(s.internalApiUrl ?? s.apiUrl);
+  const get: Get = apiClient(s.internalApiUrl ?? s.apiUrl, s.serviceKey);
   const ctx: PageContext = { assets, apiUrl: s.apiUrl.replace(/\/$/, ""), wsUrl: s.wsUrl };
   const app = new Hono();
 
@@ -111,6 +118,15 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
     });
   });
   app.get("/health", (c) => c.json({ ok: true }));
+  // Pages only (assets and health above are not counted).
+  app.use(
+    visitorLimit({
+      perMinute: s.visitorsPerMinute ?? 0,
+      trustProxy: s.trustProxy ?? 0,
+      limited: async (c, retryAfter) =>
+        c.html(await rateLimitedPage(ctx, retryAfter), 429, { "retry-after": String(retryAfter) }),
+    }),
+  );
 
   const page = async (c: Context, render: () => Promise<Html | Response>) => {
     try {

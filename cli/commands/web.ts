@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { webServiceKey } from "../../lib/services.ts";
 import { startWeb } from "../../web/server.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
@@ -10,12 +11,20 @@ export function webCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       const log = createLogger("web", config.LOG_LEVEL);
+      const serviceKey = webServiceKey(config);
+      if (!serviceKey)
+        log.warn(
+          "WEB_SERVICE_KEY is not set: the web app reads the API as an anonymous client, within RATE_LIMIT_PER_MINUTE for its address",
+        );
       const web = await startWeb({
         host: config.HOST,
         port: config.webPort,
         webUrl: config.WEB_URL,
         apiUrl: config.apiUrl,
         wsUrl: config.wsUrl,
+        serviceKey,
+        visitorsPerMinute: config.WEB_RATE_LIMIT_PER_MINUTE,
+        trustProxy: config.TRUST_PROXY,
         cacheDir: config.dataDir,
         logger: log,
       }).catch((error: unknown) => {

@@ -1,5 +1,5 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
+import { clientAddress } from "../../../lib/http/client-ip.ts";
 import type { AppEnv } from "../../env.ts";
 
 export type ClientIpOptions = {
@@ -19,29 +19,7 @@ export type ClientIpOptions = {
  */
 export function clientIp(o: ClientIpOptions): MiddlewareHandler<AppEnv> {
   return async function clientIpMiddleware(c, next) {
-    c.set("clientIp", resolveClientIp(c, o.trustProxy));
+    c.set("clientIp", clientAddress(c, o.trustProxy));
     await next();
   };
-}
-
-function resolveClientIp(c: Context, trustProxy: number): string {
-  const socket = socketAddress(c);
-  if (trustProxy === 0) return socket;
-  const hops = (c.req.header("x-forwarded-for") ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  // Fewer entries than trusted proxies: the request skipped a proxy; the leftmost is all we have.
-  return hops[Math.max(0, hops.length - trustProxy)] ?? socket;
-}
-
-function socketAddress(c: Context): string {
-  try {
-    const address = getConnInfo(c).remote.address ?? "unknown";
-    // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; count them as a.b.c.d.
-    return address.startsWith("::ffff:") ? address.slice(7) : address;
-  } catch {
-    // No Node socket (app.request() in tests without bindings): one shared bucket.
-    return "unknown";
-  }
 }

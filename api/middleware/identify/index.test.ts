@@ -25,4 +25,23 @@ describe("identify", () => {
     await revokeKeys(db.sql, { agentId: issued.agentId });
     expect(await who({ "x-agent-api-key": issued.apiKey })).toBe("anonymous");
   });
+
+  it("counts the web role presenting the service key as service:web, and nothing else as it", async () => {
+    const serviceKey = "s".repeat(43);
+    const app = new Hono<AppEnv>().use(identify({ sql: db.sql, serviceKey }));
+    app.get("/who", (c) => {
+      const p = c.get("principal");
+      return c.text(p ? `${p.kind}:${p.id}` : "anonymous");
+    });
+    const who = async (headers: Record<string, string>) =>
+      (await app.request("/who", { headers })).text();
+    expect(await who({ "x-service-key": serviceKey })).toBe("service:web");
+    expect(await who({ "x-service-key": `${serviceKey}x` })).toBe("anonymous");
+    expect(await who({ "x-service-key": "" })).toBe("anonymous");
+    // Without a configured key the header means nothing, whatever it holds.
+    const open = new Hono<AppEnv>().use(identify({ sql: db.sql }));
+    open.get("/who", (c) => c.text(c.get("principal")?.kind ?? "anonymous"));
+    const res = await open.request("/who", { headers: { "x-service-key": serviceKey } });
+    expect(await res.text()).toBe("anonymous");
+  });
 });

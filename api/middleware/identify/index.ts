@@ -1,25 +1,46 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { verifyKey } from "../../../lib/agents/keys.ts";
 import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { agentKeyFrom } from "../agent-auth/index.ts";
 
-export type IdentifyOptions = { sql: Sql };
+export type IdentifyOptions = {
+  sql: Sql;
+  /** The web role's credential (`X-Service-Key`); unset, no request is a service. */
+  serviceKey?: string;
+};
+
+/** The header our own roles present their service key in. */
+export const SERVICE_KEY_HEADER = "x-service-key";
 
 /**
- * Sets `principal` for a request carrying a valid agent key, before the rate limit, so an
- * authenticated client gets its own, larger budget on every route. It never refuses: an absent
- * or bad key leaves the request anonymous, and routes that need a key still check it.
+ * Sets `principal` before the rate limit, so a known client gets its own budget on every
+ * route: the web role presenting the service key counts as `service:web` (its server-side
+ * reads serve many visitors; the web app limits each visitor itself), a valid agent key as its
+ * agent. It never refuses: an absent or bad credential leaves the request anonymous, and routes
+ * that need a key still check it. A service principal grants no access, only a budget.
  *
  * @example
- * app.use(identify({ sql }));
+ * app.use(identify({ sql, serviceKey: webServiceKey(config) }));
  * app.use(rateLimit({ sql }));
  */
 export function identify(o: IdentifyOptions): MiddlewareHandler<AppEnv> {
+  const want = o.serviceKey ? digest(o.serviceKey) : undefined;
   return async function identifyMiddleware(c, next) {
+    const service = c.req.header(SERVICE_KEY_HEADER);
+    if (want && service !== undefined && timingSafeEqual(digest(service), want)) {
+      c.set("principal", { kind: "service", id: "web" });
+      return next();
+    }
     const key = agentKeyFrom(c.req.raw.headers);
     const verified = key ? await verifyKey(o.sql, key).catch(() => undefined) : undefined;
     if (verified) c.set("principal", { kind: "agent", id: verified.agentId });
     await next();
   };
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever was sent. */
+function digest(s: string): Buffer {
+  return createHash("sha256").update(s).digest();
 }

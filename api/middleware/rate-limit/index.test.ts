@@ -12,12 +12,13 @@ beforeAll(async () => {
 afterAll(() => db?.stop());
 
 /** An app whose clients say who they are in headers (IP, or an authenticated principal). */
-function appWith(o: { unauthenticated: number; authenticated: number }) {
+function appWith(o: { unauthenticated: number; authenticated: number; service?: number }) {
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {
     c.set("clientIp", c.req.header("x-ip") ?? "unknown");
     const agent = c.req.header("x-agent");
     if (agent) c.set("principal", { kind: "agent", id: agent });
+    if (c.req.header("x-service")) c.set("principal", { kind: "service", id: "web" });
     await next();
   });
   app.use(rateLimit({ sql: db.sql, ...o }));
@@ -67,6 +68,20 @@ describe("rateLimit", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
     // The same IP without credentials has its own budget.
     expect((await app.request("/x", { headers: { "x-ip": "192.0.2.9" } })).status).toBe(200);
+  });
+
+  it("counts the web role's reads in its own budget, apart from its address's and any agent's", async () => {
+    const app = appWith({ unauthenticated: 1, authenticated: 2, service: 3 });
+    const web = { "x-ip": "192.0.2.20", "x-service": "1" };
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await app.request("/x", { headers: web });
+      statuses.push(res.status);
+      expect(res.headers.get("ratelimit-limit")).toBe("3");
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // A browser on the web app's own address still has its anonymous budget.
+    expect((await app.request("/x", { headers: { "x-ip": "192.0.2.20" } })).status).toBe(200);
   });
 
   it("under a high limit, two instances reserving hits in batches never admit past the shared budget", async () => {

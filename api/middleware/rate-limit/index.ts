@@ -13,6 +13,8 @@ export type RateLimitOptions = {
    */
   unauthenticated?: number;
   authenticated?: number;
+  /** Requests per window for our own web role (`service:web`); 0 turns it off. */
+  service?: number;
   windowSeconds?: number;
 };
 
@@ -73,9 +75,11 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async function rateLimitMiddleware(c, next) {
     const principal = c.get("principal");
     const key = principal ? `${principal.kind}:${principal.id}` : `ip:${c.get("clientIp")}`;
-    const limit = principal
-      ? (o.authenticated ?? RATE_LIMITS.authenticated)
-      : (o.unauthenticated ?? RATE_LIMITS.unauthenticated);
+    const limit = !principal
+      ? (o.unauthenticated ?? RATE_LIMITS.unauthenticated)
+      : principal.kind === "service"
+        ? (o.service ?? RATE_LIMITS.service)
+        : (o.authenticated ?? RATE_LIMITS.authenticated);
     if (limit === 0) return next();
     let count: number;
     let reset: number;
