@@ -47,7 +47,11 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
   "safe.tx.signed_by_steward": (d) => `Signer co-signed Safe transaction ${short(d.safeTxHash)}`,
   "session.opened": () => "Signing session opened",
   "session.revoked": () => "Signing session revoked",
-  "transaction.sent": (d) => `Sent transaction ${short(d.txHash)} to ${short(d.to)}`,
+  // No `to`: the transaction created a contract (a Safe, a token), it was not sent "to ?".
+  "transaction.sent": (d) =>
+    d.to
+      ? `Sent transaction ${short(d.txHash)} to ${short(d.to)}`
+      : `Sent transaction ${short(d.txHash)} creating a contract`,
   "credits.low": (d) => `${s(d.provider)} credits are low: ${usd(d.balanceUsd)} left`,
   "credits.depleted": (d) => `${s(d.provider)} credits are used up`,
   "credits.topped_up": (d) => `${s(d.provider)} credits topped up to ${usd(d.balanceUsd)}`,
