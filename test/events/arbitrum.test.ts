@@ -1,11 +1,20 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createPublicClient, http } from "viem";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  parseAbi,
+  parseUnits,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { devnetAccounts } from "../../devnet/accounts.ts";
 import { readArbitrumRecord } from "../../devnet/arbitrum.ts";
 import { ARBITRUM_SEED_USDC, seedArbitrum } from "../../devnet/arbitrum-seed.ts";
 import { HYPERLIQUID_BRIDGE2 } from "../../lib/arbitrum.ts";
+import { viemChain } from "../../lib/chain.ts";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import {
   bearer,
@@ -163,3 +172,60 @@ it("a USDC transfer in and a deposit to the bridge are one event each, across a 
   );
   expect(JSON.parse(log).chainIdentity).toMatch(/^0x[0-9a-f]{64}$/);
 }, 600_000);
+
+it("a reorg on the second chain takes its events out of the feed again", async () => {
+  const record = readArbitrumRecord(env.LAUNCHPAD_DATA_DIR as string);
+  if (!record) throw new Error("no arbitrum record");
+  const test = createTestClient({ mode: "anvil", transport: http(record.rpcUrl) });
+  const snapshot = await test.snapshot();
+  await seedArbitrum({ dataDir: env.LAUNCHPAD_DATA_DIR as string, address: wallet });
+  const before = await waitFor(
+    "the third deposit in the feed",
+    async () => {
+      const items = await arbitrumEvents();
+      return items.filter((e) => e.eventType === "perps.deposit.sent").length >= 3
+        ? items
+        : undefined;
+    },
+    120_000,
+  );
+  const orphaned = before
+    .filter((e) => e.eventType === "perps.deposit.sent")
+    .map((e) => e.sourceEventId);
+
+  // The abandoned branch: back to the snapshot, another transfer in, a longer chain.
+  await test.revert({ id: snapshot });
+  const chain = viemChain({ rpcUrls: [record.rpcUrl], id: 42161, name: "arbitrum" });
+  const minter = createWalletClient({
+    account: devnetAccounts().deployer,
+    chain,
+    transport: http(record.rpcUrl),
+  });
+  await minter.writeContract({
+    address: record.usdc,
+    abi: parseAbi(["function mint(address to, uint256 value)"]),
+    functionName: "mint",
+    args: [wallet, parseUnits("7", 6)],
+  });
+  await test.mine({ blocks: 5 });
+  const after = await waitFor(
+    "the reorged deposit gone and the new transfer in",
+    async () => {
+      const items = await arbitrumEvents();
+      const sent = items.filter((e) => e.eventType === "perps.deposit.sent");
+      const seven = items.some((e) => e.eventType === "bridge.completed" && e.data.amount === "7");
+      return sent.length === 2 && seven ? items : undefined;
+    },
+    120_000,
+  );
+  const ids = after.map((e) => e.sourceEventId);
+  expect(new Set(ids).size).toBe(ids.length);
+  // Of the three deposits seen, the one of the abandoned branch is gone; the others stay.
+  expect(orphaned.filter((sid) => !ids.includes(sid))).toHaveLength(1);
+  expect(
+    after
+      .filter((e) => e.eventType === "bridge.completed")
+      .map((e) => e.data.amount)
+      .sort(),
+  ).toEqual([ARBITRUM_SEED_USDC.minted, ARBITRUM_SEED_USDC.minted, "7"]);
+}, 400_000);
