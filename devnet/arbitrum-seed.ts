@@ -26,7 +26,7 @@ export const ARBITRUM_SEED_USDC = { minted: "250", deposited: "100" } as const;
 
 export type SeedArbitrumParameters = {
   dataDir: string;
-  /** The deposit address; default: the newest agent's (a registered perps wallet, else its identity's wallet). */
+  /** The deposit address; default: the newest agent's (a registered perps wallet, else its own wallet). */
   address?: Address;
   log?: (line: string) => void;
 };
@@ -102,14 +102,14 @@ async function newestDepositAddress(dataDir: string): Promise<Address | undefine
   const config = loadConfig({ ...process.env, LAUNCHPAD_DATA_DIR: dataDir });
   const sql = createSql(resolveDatabaseUrl(config), { max: 1, appName: "launchpad-seed" });
   try {
+    const [perps] = await sql<{ address: Address }[]>`
+      select lower(w.address) as address from app.agent_wallets w
+      join app.agents a using (agent_id)
+      where w.role = 'perps' order by a.launched_at desc nulls last, w.created_at desc limit 1`;
+    if (perps) return perps.address;
     const [row] = await sql<{ address: Address }[]>`
-      select lower(address) as address from app.agent_wallets where role = 'perps'
-      union all
-      (select lower(i.agent_wallet) from app.agents a
-        join ${sql(config.VIEWS_SCHEMA)}.token k on k.address = lower(a.token_address)
-        join ${sql(config.VIEWS_SCHEMA)}.identity i on i.agent_id = k.agent_id
-        where i.agent_wallet is not null order by a.launched_at desc nulls last)
-      limit 1`;
+      select lower(wallet_address) as address from app.agents
+      where wallet_address is not null order by launched_at desc nulls last limit 1`;
     return row?.address;
   } catch (error) {
     // No database or no views yet: nothing to seed for.

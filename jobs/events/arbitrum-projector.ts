@@ -15,9 +15,9 @@ type Target = { agentId: string; wallets: string[]; fromBlock: bigint };
  * One pass of the Arbitrum projector: the indexed USDC transfers into and out of each agent's
  * perps deposit addresses as `bridge.completed` (USDC arriving) and `perps.deposit.sent` (USDC
  * sent to the venue's bridge), source `evm-indexer:arbitrum`. A deposit address is the agent's
- * wallet of its ERC-8004 identity (the indexed `agentWallet`; the same EOA on both chains) and
- * every wallet it registered with role `perps` (what the perps poller polls: Hyperliquid
- * credits the Arbitrum sender). Reorg-safe like the BSC projector: above (last projected block
+ * own wallet (`app.agents.wallet_address`, the steward wallet its launch made: the same EOA on
+ * both chains) and every wallet it registered with role `perps` (what the perps poller polls:
+ * Hyperliquid credits the Arbitrum sender). Reorg-safe like the BSC projector: above (last projected block
  * − the window) the feed is compared with the index and corrected, in one transaction.
  * Nothing happens while the index holds no Arbitrum chain.
  *
@@ -46,10 +46,7 @@ export async function projectArbitrumEvents(
       with w as (
         select agent_id, lower(address) as wallet from app.agent_wallets where role = 'perps'
         union
-        select a.agent_id, lower(i.agent_wallet) from app.agents a
-          join ${v("token")} k on k.address = lower(a.token_address)
-          join ${v("identity")} i on i.agent_id = k.agent_id
-        where i.agent_wallet is not null
+        select agent_id, lower(wallet_address) from app.agents where wallet_address is not null
       )
       select w.agent_id, array_agg(distinct w.wallet order by w.wallet) as wallets,
         p.wallets as known, p.projected_to::text
