@@ -1,5 +1,5 @@
 import { createConfig, factory } from "ponder";
-import { getAbiItem } from "viem";
+import { erc20Abi, getAbiItem } from "viem";
 import { aggregatorV3Abi } from "./abis/AggregatorV3.ts";
 import { identityRegistryAbi } from "./abis/IdentityRegistry.ts";
 import { launchFactoryAbi } from "./abis/LaunchFactory.ts";
@@ -7,6 +7,7 @@ import { launchVaultAbi } from "./abis/LaunchVault.ts";
 import { safeL2Abi } from "./abis/SafeL2.ts";
 import { serviceRegistryAbi } from "./abis/ServiceRegistry.ts";
 import { taxTokenAbi } from "./abis/TaxToken.ts";
+import { resolveArbitrum } from "./lib/arbitrum.ts";
 import { resolveChain } from "./lib/chain.ts";
 import { loadConfig } from "./lib/config.ts";
 import { indexerTransport } from "./lib/indexer/transport.ts";
@@ -21,6 +22,8 @@ if (!serviceRegistry || !launchFactory) {
   );
 }
 const startBlock = chain.startBlock;
+// The second chain is optional: unset ARBITRUM_RPC_URL = BSC only (the indexer role says so).
+const arbitrum = resolveArbitrum(loadConfig());
 
 // The subscription stays bounded to the service's own tokens: a token is followed only once the
 // ServiceRegistry names it (or a deposit launch predicts it). Ponder matches a child's logs from
@@ -43,6 +46,14 @@ export default createConfig({
       // so a subscription alone would never catch up with blocks mined before Ponder started.
       pollingInterval: chain.devnet ? 100 : 1_000,
     },
+    ...(arbitrum && {
+      arbitrum: {
+        id: arbitrum.chainId,
+        rpc: indexerTransport([arbitrum.rpcUrl]),
+        // Arbitrum One makes a block every ~0.25 s; a USDC deposit is not latency-critical.
+        pollingInterval: arbitrum.devnet ? 100 : 1_000,
+      },
+    }),
   },
   contracts: {
     ServiceRegistry: {
@@ -94,5 +105,13 @@ export default createConfig({
       address: chain.contracts.bnbUsdFeed,
       startBlock,
     },
+    ...(arbitrum && {
+      ArbitrumUsdc: {
+        chain: "arbitrum",
+        abi: erc20Abi,
+        address: arbitrum.usdc,
+        startBlock: arbitrum.startBlock,
+      },
+    }),
   },
 });

@@ -285,3 +285,26 @@ export const bnbUsdLatest = onchainTable("bnb_usd_latest", (t) => ({
   rate: t.bigint().notNull(),
   blockNumber: t.bigint().notNull(),
 }));
+
+/**
+ * USDC transfers on Arbitrum (the second chain, when configured): the projector keeps those
+ * into and out of the agents' perps deposit addresses (`bridge.completed`, `perps.deposit.sent`).
+ * Amounts are USDC base units (6 decimals). id `${chainId}:${txHash}:${logIndex}`.
+ */
+export const usdcTransfer = onchainTable(
+  "usdc_transfer",
+  (t) => ({
+    id: t.text().primaryKey(),
+    chainId: t.integer().notNull(),
+    from: t.hex().notNull(),
+    to: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    timestamp: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (t) => ({
+    fromIdx: index().on(t.from, t.blockNumber),
+    toIdx: index().on(t.to, t.blockNumber),
+  }),
+);

@@ -20,6 +20,8 @@ export type ApiSettings = {
   trustProxy: number;
   /** JSON-RPC URLs of the chain, for the head block in the indexer status. */
   rpcUrls: string[];
+  /** JSON-RPC URL of the second chain (Arbitrum), when the index holds it. */
+  arbitrumRpcUrl?: string;
   /** BNB (wei) a curve raises before it graduates: the denominator of curve progress. */
   curveMaxRaisingWei: bigint;
   /** Requests per minute; defaults from RATE_LIMITS; 0 turns a limit off. */
@@ -43,6 +45,7 @@ export function apiSettings(config: Config): ApiSettings {
     launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
     trustProxy: config.TRUST_PROXY,
     rpcUrls: config.rpcUrls,
+    arbitrumRpcUrl: config.ARBITRUM_RPC_URL,
     curveMaxRaisingWei: config.devnet
       ? parseEther(String(config.DEVNET_MAX_RAISING_BNB))
       : MAINNET_MAX_RAISING_WEI,

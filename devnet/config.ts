@@ -1,6 +1,7 @@
 import { toHex } from "viem";
 import type { Config } from "../lib/config.ts";
 import { devnetAccounts } from "./accounts.ts";
+import { arbitrumEnv, readArbitrumRecord } from "./arbitrum.ts";
 import { type DeploymentRecord, deploymentRecordPath, readDeploymentRecord } from "./record.ts";
 
 /**
@@ -53,5 +54,8 @@ export function deploymentEnv(
 export function devnetEnv(config: Config): Record<string, string> {
   const record = readDeploymentRecord(config.dataDir);
   if (!record) return {};
-  return deploymentEnv(record, config, deploymentRecordPath(config.dataDir));
+  const env = deploymentEnv(record, config, deploymentRecordPath(config.dataDir));
+  // The local Arbitrum chain, unless an operator points ARBITRUM_RPC_URL elsewhere.
+  const arbitrum = config.ARBITRUM_RPC_URL ? undefined : readArbitrumRecord(config.dataDir);
+  return arbitrum ? { ...env, ...arbitrumEnv(arbitrum) } : env;
 }

@@ -5,6 +5,7 @@ import { type Config, ConfigError } from "../lib/config.ts";
 import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
 import { startAnvil } from "./anvil.ts";
+import { type RunArbitrumDevnetReturnType, runArbitrumDevnet } from "./arbitrum.ts";
 import { deployDevnet } from "./deploy.ts";
 import type { DeploymentRecord } from "./record.ts";
 import { dumpState } from "./state-file.ts";
@@ -14,6 +15,8 @@ export type RunDevnetReturnType = {
   rpcUrl: string;
   fresh: boolean;
   record: DeploymentRecord;
+  /** The second local chain (Arbitrum, chain id 42161) with its USDC stand-in. */
+  arbitrum: RunArbitrumDevnetReturnType;
   stop: () => Promise<void>;
 };
 
@@ -44,6 +47,7 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
     onLine: p.log,
   });
   if (anvil.child.pid) await writeFile(pidPath, String(anvil.child.pid));
+  let arbitrum: RunArbitrumDevnetReturnType | undefined;
   try {
     const record = await deployDevnet({
       rpcUrl: anvil.rpcUrl,
@@ -53,16 +57,20 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
     });
     // The deployment is on disk before anyone uses it, not only at the first periodic dump.
     await dumpState(anvil.rpcUrl, statePath);
+    arbitrum = await runArbitrumDevnet({ config, log: p.log });
+    const second = arbitrum;
     return {
       rpcUrl: anvil.rpcUrl,
       fresh: anvil.fresh,
       record,
+      arbitrum: second,
       stop: async () => {
-        await anvil.stop();
+        await Promise.all([anvil.stop(), second.stop()]);
         await rm(pidPath, { force: true });
       },
     };
   } catch (error) {
+    await arbitrum?.stop();
     await anvil.stop();
     throw error;
   }

@@ -1,4 +1,5 @@
 import { createPublicClient, http } from "viem";
+import { seedArbitrum } from "./arbitrum-seed.ts";
 import { isLive } from "./deploy.ts";
 import { readDeploymentRecord } from "./record.ts";
 import { type RunStorylineReturnType, runStoryline } from "./storyline/run.ts";
@@ -35,7 +36,7 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
       cause: new Error(`deploy first (start the devnet); data dir ${p.dataDir}`),
     });
   }
-  return runStoryline({
+  const story = await runStoryline({
     rpcUrl: p.rpcUrl,
     record,
     // A new story each run: fresh wallets and request ids on a devnet that was seeded before.
@@ -49,4 +50,6 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
     unregistered: false,
     log: p.log,
   });
+  await seedArbitrum({ dataDir: p.dataDir, log: p.log });
+  return story;
 }

@@ -1,4 +1,5 @@
 import { PgBoss } from "pg-boss";
+import { resolveArbitrum } from "../lib/arbitrum.ts";
 import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
@@ -61,6 +62,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
         log: p.log,
         killInBatch: killInBatch(p.config),
         viewsSchema: p.config?.VIEWS_SCHEMA,
+        arbitrumBridge: p.config ? resolveArbitrum(p.config)?.bridge : undefined,
       });
   const stopLaunch =
     p.config && jobs.includes("launch")

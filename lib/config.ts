@@ -178,6 +178,10 @@ const schema = z.object({
   ARBITRUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   ARBITRUM_USDC_ADDRESS: address.optional(),
   ARBITRUM_DEVNET_PORT: port.default(8546),
+  // The perps venue's deposit contract on Arbitrum (default: Hyperliquid's Bridge2) and the
+  // first Arbitrum block the indexer reads (required with ARBITRUM_RPC_URL in production).
+  ARBITRUM_BRIDGE_ADDRESS: address.optional(),
+  ARBITRUM_START_BLOCK: nonNegativeInt.optional(),
   // Test mode only: multiplies every poll interval (0.1 = ten times as often).
   POLL_TIME_SCALE: z.coerce.number().min(0.001).max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).

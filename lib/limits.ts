@@ -156,4 +156,9 @@ export const INDEXER_LAG_LIMITS = {
   staleAfterSeconds: 15,
   /** Head observations kept to date when the chain passed a block (an hour at 2 s). */
   headHistory: 1_800,
+  /**
+   * The second chain (Arbitrum) is `stale` when its index is more than this many blocks behind
+   * its head: ~15 s of Arbitrum One's 0.25 s blocks (the wall-clock report above is BSC's).
+   */
+  arbitrumStaleAfterBlocks: 60,
 } as const;

@@ -57,8 +57,9 @@ export function indexedBlockTracker(
       sql<{ v: string | null }[]>`select string_agg(name || ':' || version, ',' order by name) as v
         from app.read_versions`.catch(() => [{ v: null }]),
       // Checkpoint layout (Ponder): timestamp in chars 1-10, block number in chars 27-42.
+      // BSC's only: market reads are BSC's, and the index may also hold Arbitrum (chain 42161).
       sql<{ c: string }[]>`select latest_checkpoint as c
-        from ${view(sql, schema, "_ponder_checkpoint")} order by chain_id`.catch(
+        from ${view(sql, schema, "_ponder_checkpoint")} where chain_id = 56 order by chain_id`.catch(
         (error: unknown) => {
           if (isMissingRelation(error)) return [];
           throw error;

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { ARBITRUM_CHAIN_ID } from "../../lib/arbitrum.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { readFreshness, rpcHeadBlock as readRpcHeadBlock } from "../../lib/indexer/lag.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
@@ -66,18 +67,33 @@ export function registerIndexer(app: OpenAPIHono<AppEnv>, d: IndexerRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const headBlock = d.headBlock ?? rpcHeadBlock(d.settings.rpcUrls);
+  const arbitrumHead = d.settings.arbitrumRpcUrl
+    ? rpcHeadBlock([d.settings.arbitrumRpcUrl])
+    : async () => undefined;
   app.openapi(route, async (c) => {
-    const [index, head] = await Promise.all([readCheckpoints(sql, schema), headBlock()]);
+    const [index, head, arbHead] = await Promise.all([
+      readCheckpoints(sql, schema),
+      headBlock(),
+      arbitrumHead(),
+    ]);
     const chains = await Promise.all(
       (index?.chains ?? []).map(async (r) => {
-        const lag = head === undefined ? null : Math.max(0, Number(head - r.block));
-        const freshness = await readFreshness({ sql, lagBlocks: lag });
+        const second = r.chainId === ARBITRUM_CHAIN_ID;
+        const h = second ? arbHead : head;
+        const lag = h === undefined ? null : Math.max(0, Number(h - r.block));
+        // The indexer role's wall-clock lag report is BSC's; Arbitrum is judged by blocks.
+        const freshness = second
+          ? {
+              lagSeconds: null,
+              stale: lag !== null && lag > INDEXER_LAG_LIMITS.arbitrumStaleAfterBlocks,
+            }
+          : await readFreshness({ sql, lagBlocks: lag });
         return {
           chainName: r.chain,
           chainId: r.chainId,
           indexedBlock: r.block.toString(),
           indexedBlockTime: isoFromUnix(String(r.time)),
-          headBlock: head?.toString() ?? null,
+          headBlock: h?.toString() ?? null,
           lag,
           lagSeconds: freshness.lagSeconds,
           stale: freshness.stale,

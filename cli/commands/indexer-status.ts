@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { resolveChain } from "../../lib/chain.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
@@ -19,7 +20,9 @@ export function statusCommand(): Command {
         await migrate(sql);
         const { schema } = await liveDeployment(sql);
         const rpcUrl = resolveChain(config).rpcUrls[0] as string;
-        const read = await readIndexerStatus({ sql, schema, rpcUrl });
+        const arbitrum = resolveArbitrum(config);
+        const otherRpcUrls = arbitrum ? { [arbitrum.chainId]: arbitrum.rpcUrl } : undefined;
+        const read = await readIndexerStatus({ sql, schema, rpcUrl, otherRpcUrls });
         // Lag in seconds by the wall clock and `stale` past the threshold (lib/indexer/lag.ts).
         const chains = await Promise.all(
           read.chains.map(async (c) => {

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { Command } from "commander";
+import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { resolveChain } from "../../lib/chain.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
@@ -36,6 +37,20 @@ export function indexerCommand(): Command {
         viewsSchema: config.VIEWS_SCHEMA,
         log,
       });
+      // The second chain (USDC on Arbitrum) is optional; its reset drops the index the same way.
+      const arbitrum = resolveArbitrum(config);
+      if (arbitrum) {
+        await resetIndexIfChainChanged({
+          sql,
+          rpcUrl: arbitrum.rpcUrl,
+          viewsSchema: config.VIEWS_SCHEMA,
+          log,
+          metaKey: "chain.genesis.arbitrum",
+        });
+        log.info({ usdc: arbitrum.usdc, bridge: arbitrum.bridge }, "indexing BSC and Arbitrum");
+      } else {
+        log.info("ARBITRUM_RPC_URL is not set: indexing BSC only (no USDC on Arbitrum events)");
+      }
 
       let deployment = await liveDeployment(sql);
       let child: ChildProcess | undefined;

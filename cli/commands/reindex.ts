@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
+import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { resolveChain } from "../../lib/chain.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
@@ -38,6 +39,8 @@ export function reindexCommand(): Command {
       const sql = createSql(databaseUrl, { max: 2, appName: "launchpad-reindex" });
       await migrate(sql);
       const rpcUrl = resolveChain(config).rpcUrls[0] as string;
+      const arbitrum = resolveArbitrum(config);
+      const otherRpcUrls = arbitrum ? { [arbitrum.chainId]: arbitrum.rpcUrl } : undefined;
       const live = await liveDeployment(sql);
       const next: Deployment = { schema: await nextSchemaName(sql) };
       if (opts.fromBlock !== undefined) next.fromBlock = opts.fromBlock;
@@ -85,9 +88,12 @@ export function reindexCommand(): Command {
       const started = Date.now();
       let last = { at: started, block: 0, events: 0 };
       const progress = setInterval(async () => {
-        const status = await readIndexerStatus({ sql, schema: next.schema, rpcUrl }).catch(
-          () => undefined,
-        );
+        const status = await readIndexerStatus({
+          sql,
+          schema: next.schema,
+          rpcUrl,
+          otherRpcUrls,
+        }).catch(() => undefined);
         const c = status?.chains[0];
         if (!c || c.indexedBlock === null) return;
         const now = Date.now();

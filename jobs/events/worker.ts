@@ -2,6 +2,7 @@ import type { PgBoss } from "pg-boss";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { JOB_LIMITS, EVENT_JOB_LIMITS as L } from "../limits.ts";
+import { projectArbitrumEvents } from "./arbitrum-projector.ts";
 import { drainInboxBatch } from "./consumer.ts";
 import { projectChainEvents } from "./projector.ts";
 
@@ -11,6 +12,8 @@ export type StartEventsWorkerParameters = {
   log: Logger;
   /** Ponder's views schema: the chain projector reads it (unset: no projector). */
   viewsSchema?: string;
+  /** The perps venue's deposit address on Arbitrum, when that chain is indexed. */
+  arbitrumBridge?: string;
   /** Test mode only: SIGKILL this process inside the Nth batch transaction, before it commits. */
   killInBatch?: number;
 };
@@ -74,7 +77,9 @@ export async function startEventsWorker(
   const listener = await p.sql.listen("webhook_inbox", () => void kick());
   const timer = setInterval(() => void kick(), L.kickEveryMs);
   await kick();
-  const stopProjector = p.viewsSchema ? startProjector(p.sql, p.viewsSchema, p.log) : undefined;
+  const stopProjector = p.viewsSchema
+    ? startProjector(p.sql, p.viewsSchema, p.log, p.arbitrumBridge)
+    : undefined;
   return async () => {
     clearInterval(timer);
     await stopProjector?.();
@@ -88,7 +93,12 @@ export async function startEventsWorker(
  * process; an advisory lock keeps other workers' passes apart), so an indexed chain event is in
  * the feed within about a second.
  */
-function startProjector(sql: Sql, schema: string, log: Logger): () => Promise<void> {
+function startProjector(
+  sql: Sql,
+  schema: string,
+  log: Logger,
+  arbitrumBridge?: string,
+): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
@@ -98,6 +108,16 @@ function startProjector(sql: Sql, schema: string, log: Logger): () => Promise<vo
           log.info(r, "chain projector corrected the feed after a reorg");
       })
       .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
+      // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
+      .then(() =>
+        arbitrumBridge
+          ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
+              if (r.deleted + r.updated > 0)
+                log.info(r, "arbitrum projector corrected the feed after a reorg");
+            })
+          : undefined,
+      )
+      .catch((error: unknown) => log.warn({ err: error }, "arbitrum projection failed; retrying"))
       .finally(() => {
         running = undefined;
       });

@@ -19,16 +19,22 @@ export async function resetIndexIfChainChanged(p: {
   rpcUrl: string;
   viewsSchema: string;
   log: Logger;
+  /** Meta key of this chain's identity: one per chain the index holds (default: BSC's). */
+  metaKey?: string;
 }): Promise<boolean> {
+  const key = p.metaKey ?? "chain.genesis";
   const client = createPublicClient({
     transport: http(p.rpcUrl, { timeout: 10_000, retryCount: 3 }),
   });
   const genesis = await chainIdentity(client);
-  const known = await getMeta<string>(p.sql, "chain.genesis");
+  const known = await getMeta<string>(p.sql, key);
   if (known === genesis) return false;
   let reset = false;
   if (known !== undefined) {
-    p.log.warn({ known, genesis }, "the chain was reset: dropping the index and the RPC cache");
+    p.log.warn(
+      { key, known, genesis },
+      "the chain was reset: dropping the index and the RPC cache",
+    );
     const schemas = await p.sql<{ name: string }[]>`
       select schema_name as name from information_schema.schemata
       where schema_name like ${`${INDEXER_SCHEMA_PREFIX}%`}
@@ -39,7 +45,7 @@ export async function resetIndexIfChainChanged(p: {
     });
     reset = true;
   }
-  await setMeta(p.sql, "chain.genesis", genesis);
+  await setMeta(p.sql, key, genesis);
   return reset;
 }
 

@@ -63,23 +63,32 @@ export async function readIndexerStatus(p: {
   sql: Sql;
   schema: string;
   rpcUrl: string;
+  /** RPCs of the other chains the index holds, by chain id (Arbitrum's, when configured). */
+  otherRpcUrls?: Record<number, string>;
   timeoutMs?: number;
 }): Promise<IndexerStatus> {
-  const [index, head] = await Promise.all([
-    readCheckpoints(p.sql, p.schema),
-    headBlock(p.rpcUrl, p.timeoutMs ?? 3_000),
-  ]);
+  const index = await readCheckpoints(p.sql, p.schema);
+  const chains = index?.chains ?? [];
+  const heads = await Promise.all(
+    chains.map((c) => {
+      const url = p.otherRpcUrls?.[c.chainId] ?? p.rpcUrl;
+      return headBlock(url, p.timeoutMs ?? 3_000);
+    }),
+  );
   return {
     schema: p.schema,
-    chains: (index?.chains ?? []).map((c) => ({
-      chain: c.chain,
-      chainId: c.chainId,
-      indexedBlock: Number(c.block),
-      indexedAt: new Date(c.time * 1000).toISOString(),
-      headBlock: head,
-      lagBlocks: head === null ? null : Math.max(0, head - Number(c.block)),
-      ready: index?.ready ?? false,
-    })),
+    chains: chains.map((c, i) => {
+      const head = heads[i] ?? null;
+      return {
+        chain: c.chain,
+        chainId: c.chainId,
+        indexedBlock: Number(c.block),
+        indexedAt: new Date(c.time * 1000).toISOString(),
+        headBlock: head,
+        lagBlocks: head === null ? null : Math.max(0, head - Number(c.block)),
+        ready: index?.ready ?? false,
+      };
+    }),
   };
 }
 

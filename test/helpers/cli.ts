@@ -53,6 +53,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     // The web role listens here; WEB_URL (the public URL) keeps its default.
     WEB_PORT: String(await freePort()),
     SAFE_TX_SERVICE_PORT: String(await freePort()),
+    ARBITRUM_DEVNET_PORT: String(await freePort()),
   };
 }
 

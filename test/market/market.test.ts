@@ -163,7 +163,7 @@ beforeAll(async () => {
   sql = createSql(`postgres://launchpad:${pg.password}@127.0.0.1:${pg.port}/launchpad`);
   for (let i = 0; ; i++) {
     const [row] = await sql`select substring(latest_checkpoint, 27, 16)::bigint as b
-      from onchain._ponder_checkpoint`.catch(() => []);
+      from onchain._ponder_checkpoint where chain_id = 56`.catch(() => []);
     if (row && BigInt(row.b) >= head.number) break;
     if (i > 600) throw new Error(`the index did not reach block ${head.number}`);
     await new Promise((r) => setTimeout(r, 250));

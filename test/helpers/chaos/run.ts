@@ -353,7 +353,7 @@ async function verify(p: {
         "index at head",
         async () => {
           const [r] = await sql.unsafe(
-            `select substring(latest_checkpoint, 27, 16)::bigint as b from onchain._ponder_checkpoint`,
+            `select substring(latest_checkpoint, 27, 16)::bigint as b from onchain._ponder_checkpoint where chain_id = 56`,
           );
           return r && BigInt(r.b) >= head ? true : undefined;
         },
