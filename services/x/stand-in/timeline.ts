@@ -160,7 +160,14 @@ export function registerTimelineRoutes(
     return c.json({ data: fields.includes("public_metrics") ? u : rest });
   });
 
+  // Test control: timelines hang (until the server is stopped), so a test can cut X mid-poll.
+  let hang = false;
+  app.put("/stand-in/hang", async (c) => {
+    hang = ((await c.req.json()) as { on: boolean }).on;
+    return c.json({ ok: true });
+  });
   app.get("/2/users/:id/tweets", (c) => {
+    if (hang) return new Promise<Response>(() => {});
     if (!o.authorized(c.req.header("authorization")))
       return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
     const r = take("userTweets");
