@@ -204,6 +204,12 @@ export function registerTimelineRoutes(
     const b = (await c.req.json()) as { username: string; name?: string; followers?: number };
     return c.json({ data: t.upsertUser(b) });
   });
+  // Every post of an account, for tests comparing a feed with the whole history.
+  app.get("/stand-in/accounts/:username/posts", (c) => {
+    const u = t.byUsername(c.req.param("username"));
+    if (!u) return c.json(problem("Not Found", "no such account", 404), 404);
+    return c.json({ data: t.all().filter((x) => x.author_id === u.id) });
+  });
   app.post("/stand-in/accounts/:username/posts", async (c) => {
     const u = t.byUsername(c.req.param("username"));
     if (!u) return c.json(problem("Not Found", "no such account", 404), 404);
