@@ -213,5 +213,5 @@ describe("Safe poller", () => {
       second.child.kill("SIGTERM");
       await second.exited;
     }
-  });
+  }, 180_000);
 });

@@ -204,5 +204,5 @@ describe("social poller", () => {
       second.child.kill("SIGTERM");
       await second.exited;
     }
-  });
+  }, 180_000);
 });
