@@ -18,7 +18,9 @@ const problem = (title: string, detail: string, status: number) => ({
 export class Timelines {
   private readonly users = new Map<string, XUserWithMetrics>();
   private readonly posts: (XTimelinePost & { author_id: string })[] = [];
-  private next = 1_800_000_000_000_000_000n;
+  // Snowflake-like, as X's ids are (ms since X's epoch, shifted by 22 bits): a restarted
+  // stand-in, which forgets its posts, still hands out ids above any `since_id` seen before.
+  private next = (BigInt(Date.now()) - 1_288_834_974_657n) << 22n;
 
   /** Creates or updates an account by username (test and seed control). */
   upsertUser(u: { username: string; name?: string; followers?: number; id?: string }) {
