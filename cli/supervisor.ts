@@ -263,6 +263,17 @@ function banner(config: Config, databaseUrl: string): string {
       config.HYPERLIQUID_API_URL ??
         `http://127.0.0.1:${config.HYPERLIQUID_PORT} (local Hyperliquid stand-in)`,
     ],
+    [
+      "Safe txs",
+      config.SAFE_TX_SERVICE_URL ??
+        `http://127.0.0.1:${config.SAFE_TX_SERVICE_PORT} (local Safe Transaction Service stand-in)`,
+    ],
+    [
+      "X",
+      config.X_OAUTH_URL
+        ? (config.X_API_URL ?? "https://api.x.com")
+        : `http://127.0.0.1:${config.X_PORT} (local X API v2 stand-in)`,
+    ],
     ["Data dir", config.dataDir],
     ["Limits", limitsLine(config)],
   ];

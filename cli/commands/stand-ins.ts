@@ -177,7 +177,12 @@ export function safeTxServiceCommand(): Command {
       const { createSafeTxServiceStandIn } = await import(
         "../../services/safe-tx-service/stand-in/server.ts"
       );
-      const app = createSafeTxServiceStandIn({ chainId: 56, rpcUrl: config.rpcUrls[0], log });
+      const app = createSafeTxServiceStandIn({
+        chainId: 56,
+        rpcUrl: config.rpcUrls[0],
+        log,
+        statePath: join(config.dataDir, "safe-tx-service", "state.json"),
+      });
       const server = await listen(app, config.SAFE_TX_SERVICE_PORT, "SAFE_TX_SERVICE_PORT", log);
       log.info({ url: safe.apiUrl }, "Safe Transaction Service stand-in listening");
       reportReady();

@@ -12,7 +12,13 @@ const L = POLLER_LIMITS.safe;
 /** Changes are asked for again this far before the cursor: a late `modified` is still seen. */
 const OVERLAP_MS = 5 * 60_000;
 
-export type SafePollContext = { sql: Sql; safe: SafeTxServiceClient; log: Logger };
+export type SafePollContext = {
+  sql: Sql;
+  safe: SafeTxServiceClient;
+  log: Logger;
+  /** Test only: runs inside the commit, after the events are written. */
+  beforeCommit?: () => void;
+};
 
 /**
  * The feed events of multisig transactions: `safe.tx.proposed` once per transaction and
@@ -94,6 +100,7 @@ export async function pollSafeAgent(c: SafePollContext, agentId: string): Promis
       const tx = t as unknown as Sql;
       await insertAgentEvents({ sql: tx, events: safeEvents(agentId, txs) });
       await recordSuccess(tx, key, { modified: newest });
+      c.beforeCommit?.();
     });
   } catch (error) {
     await recordFailure(c.sql, key, error);

@@ -71,7 +71,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       apiUrl: safe.apiUrl,
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
-    const ctx = { sql: p.sql, safe: client, log: p.log };
+    const ctx = { sql: p.sql, safe: client, log: p.log, beforeCommit: killPoint(p.config, "safe") };
     specs.push({
       name: "safe",
       queue: POLLER_LIMITS.safe.queue,

@@ -1,27 +1,32 @@
 import { mkdtempSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { type Address, getAddress, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { safeEvents } from "../../jobs/pollers/safe.ts";
 import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { safeTxHash } from "../../services/safe-tx-service/protocol.ts";
-import { createSafeTxServiceStandIn } from "../../services/safe-tx-service/stand-in/server.ts";
-import { until } from "./world.ts";
+import { startSafeTxServiceStandIn } from "../../services/safe-tx-service/stand-in/start.ts";
+import { spawnPollersWorker, until } from "./world.ts";
 
 // The Safe poller against the Safe Transaction Service stand-in over HTTP (real Postgres,
 // real pg-boss): a proposal and each confirmation once in the feed, grouped by the
-// safeTxHash; failed polls retried without loss; the execution left to the chain's events.
+// safeTxHash; failed polls retried without loss; the execution left to the chain's events; the
+// service stopped mid-poll (restarted from its state on disk) and a worker SIGKILLed inside the
+// poll's commit leave the feed equal to the service's history.
 
 let db: TestDatabase;
-let worker: StartWorkerReturnType;
+let worker: StartWorkerReturnType | undefined;
 let url: string;
-let server: ReturnType<typeof serve>;
+let standIn: Awaited<ReturnType<typeof startSafeTxServiceStandIn>>;
+let env: Record<string, string>;
+const log = pino({ level: "silent" });
+const dir = mkdtempSync(join(tmpdir(), "launchpad-safe-"));
+const statePath = join(dir, "safe-tx-service", "state.json");
 const safe = getAddress(privateKeyToAccount(generatePrivateKey()).address);
 const owner1 = privateKeyToAccount(generatePrivateKey());
 const owner2 = privateKeyToAccount(generatePrivateKey());
@@ -30,6 +35,29 @@ const events = () =>
   db.sql<{ event_type: string; source_event_id: string; correlation_id: string }[]>`
     select event_type, source_event_id, correlation_id from app.agent_events
     where agent_id = 'agent-t' and source = 'safe-poller' order by id`;
+
+const stand = (path: string, body: unknown, method = "POST") =>
+  fetch(`${url}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+/** The feed the service's whole history must produce. */
+async function expected() {
+  const r = (await (await fetch(`${url}/_control/state`)).json()) as {
+    results: Parameters<typeof safeEvents>[1];
+  };
+  return safeEvents("agent-t", r.results)
+    .map((e) => `${e.eventType} ${e.sourceEventId}`)
+    .sort();
+}
+const stored = async () =>
+  (await events()).map((e) => `${e.event_type} ${e.source_event_id}`).sort();
+const failures = async () =>
+  (
+    await db.sql<{ failures: number }[]>`
+      select failures from app.poller_state where poller = 'safe' and agent_id = 'agent-t'`
+  )[0]?.failures ?? 0;
 
 async function propose(nonce: number) {
   const tx = {
@@ -61,34 +89,21 @@ async function propose(nonce: number) {
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  await new Promise<void>((r) => {
-    server = serve(
-      {
-        fetch: createSafeTxServiceStandIn({ chainId: 56, log: pino({ level: "silent" }) }).fetch,
-        hostname: "127.0.0.1",
-        port: 0,
-      },
-      (i: AddressInfo) => {
-        url = `http://127.0.0.1:${i.port}`;
-        r();
-      },
-    );
-  });
+  standIn = await startSafeTxServiceStandIn({ chainId: 56, log, statePath });
+  url = standIn.url;
   await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url, treasury_address)
     values ('agent-t', 'Agent T', 'TRS', 'treasury agent', 'https://example.com/t.png', ${safe.toLowerCase()})`;
-  const dir = mkdtempSync(join(tmpdir(), "launchpad-safe-"));
-  const config = loadConfig(
-    {
-      LAUNCHPAD_ENV: "test",
-      LAUNCHPAD_DATA_DIR: dir,
-      BSC_RPC_URL: "http://127.0.0.1:9",
-      HYPERLIQUID_API_URL: "http://127.0.0.1:9",
-      SAFE_TX_SERVICE_URL: url,
-      UPSTREAM_TIMEOUT_MS: "1000",
-      POLL_TIME_SCALE: "0.05",
-    },
-    dir,
-  );
+  env = {
+    LAUNCHPAD_ENV: "test",
+    LAUNCHPAD_DATA_DIR: dir,
+    DATABASE_URL: db.url,
+    BSC_RPC_URL: "http://127.0.0.1:9",
+    HYPERLIQUID_API_URL: "http://127.0.0.1:9",
+    SAFE_TX_SERVICE_URL: url,
+    UPSTREAM_TIMEOUT_MS: "1000",
+    POLL_TIME_SCALE: "0.05",
+  };
+  const config = loadConfig(env, dir);
   worker = await startWorker({
     databaseUrl: db.url,
     log: pino({ level: "silent" }),
@@ -98,18 +113,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.stop();
-  server?.close();
+  await standIn?.stop();
   await db?.stop();
 });
 
 describe("Safe poller", () => {
   it("reports a proposal and each confirmation once, grouped by the safeTxHash, across failures", async () => {
-    const stand = (path: string, body: unknown, method = "POST") =>
-      fetch(`${url}${path}`, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
     const hash = await propose(0);
     await until(
       "the proposal and its proposer's confirmation",
@@ -160,4 +169,49 @@ describe("Safe poller", () => {
     });
     expect(bad.status).toBe(422);
   });
+
+  it("a service stopped mid-poll and a worker killed inside the commit lose and double nothing", async () => {
+    const hash = await propose(1);
+    // Mid-poll: list requests hang; the service then goes away with them open, and comes
+    // back from its state on disk (nothing of it kept in this process).
+    await stand("/_control/fail", { mode: "hang" }, "PUT");
+    const before = await failures();
+    await until("a poll cut by the timeout", async () => (await failures()) > before);
+    await standIn.stop();
+    await until("a poll refused", async () => (await failures()) > before + 1);
+    standIn = await startSafeTxServiceStandIn({ chainId: 56, log, statePath, port: standIn.port });
+    const c = await stand(`/api/v1/multisig-transactions/${hash}/confirmations/`, {
+      signature: await owner2.sign({ hash }),
+    });
+    expect(c.status).toBe(201);
+    const want = await expected();
+    expect(want).toContain(`safe.tx.proposed proposed:${hash}`);
+    await until("the feed to catch up", async () => (await stored()).length >= want.length);
+    expect(await stored()).toEqual(want);
+
+    // A worker SIGKILLed inside the poll's commit: nothing of that poll stays; its successor
+    // brings the feed to the history, once each.
+    await worker?.stop();
+    worker = undefined;
+    const hash2 = await propose(2);
+    const first = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:safe" });
+    expect(await first.exited).toBe(-1);
+    expect((await stored()).some((e) => e.includes(hash2))).toBe(false);
+    const second = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:safe" });
+    try {
+      const all = await expected();
+      expect(all).toContain(`safe.tx.proposed proposed:${hash2}`);
+      await until(
+        "the feed after the restart",
+        async () => (await stored()).length >= all.length,
+        60_000,
+      ).catch((e) => {
+        throw new Error(`${String(e)}\n${second.output()}`);
+      });
+      expect(await stored()).toEqual(all);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
+  }, 180_000);
 });

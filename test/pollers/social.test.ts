@@ -1,4 +1,7 @@
+import { mkdtempSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,15 +10,18 @@ import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { freePort } from "../../lib/net.ts";
 import { createXStandIn } from "../../services/x/stand-in/server.ts";
-import { until } from "./world.ts";
+import { spawnPollersWorker, until } from "./world.ts";
 
 // The social poller against the X API v2 stand-in over HTTP (real Postgres, real pg-boss):
 // followers into the social-stats cache, posts as tweet.posted once each, X's 429 honoured
-// until its reset, and an X outage mid-poll recovered without loss or doubles.
+// until its reset, and an X outage mid-poll recovered without loss or doubles; X cut inside a
+// poll and a worker SIGKILLed inside the poll's commit leave the feed equal to X's history.
 
 const BEARER = "app-bearer-token-123";
 let db: TestDatabase;
-let worker: StartWorkerReturnType;
+let worker: StartWorkerReturnType | undefined;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), "launchpad-social-"));
 let xUrl: string;
 let port: number;
 let server: ReturnType<typeof serve>;
@@ -59,23 +65,22 @@ beforeAll(async () => {
     values ('agent-s', 'Agent S', 'SOC', 'social agent', 'https://example.com/s.png')`;
   await db.sql`insert into app.agent_personas (agent_id, name, handle) values ('agent-s', 'Agent S', 'Agent_S')`;
   await x("PUT", "/stand-in/accounts", { username: "agent_s", followers: 1234 });
-  const config = loadConfig(
-    {
-      LAUNCHPAD_ENV: "test",
-      LAUNCHPAD_DATA_DIR: "/tmp",
-      BSC_RPC_URL: "http://127.0.0.1:9",
-      HYPERLIQUID_API_URL: "http://127.0.0.1:9",
-      X_OAUTH_URL: xUrl,
-      X_API_URL: xUrl,
-      X_CLIENT_ID: "cid",
-      X_CLIENT_SECRET: "csecret-123",
-      X_BEARER_TOKEN: BEARER,
-      UPSTREAM_TIMEOUT_MS: "1000",
-      // 300 s x 0.005: a social tick every 1.5 s.
-      POLL_TIME_SCALE: "0.005",
-    },
-    "/tmp",
-  );
+  env = {
+    LAUNCHPAD_ENV: "test",
+    LAUNCHPAD_DATA_DIR: dir,
+    DATABASE_URL: db.url,
+    BSC_RPC_URL: "http://127.0.0.1:9",
+    HYPERLIQUID_API_URL: "http://127.0.0.1:9",
+    X_OAUTH_URL: xUrl,
+    X_API_URL: xUrl,
+    X_CLIENT_ID: "cid",
+    X_CLIENT_SECRET: "csecret-123",
+    X_BEARER_TOKEN: BEARER,
+    UPSTREAM_TIMEOUT_MS: "1000",
+    // 300 s x 0.005: a social tick every 1.5 s.
+    POLL_TIME_SCALE: "0.005",
+  };
+  const config = loadConfig(env, dir);
   worker = await startWorker({
     databaseUrl: db.url,
     log: pino({ level: "silent" }),
@@ -144,4 +149,60 @@ describe("social poller", () => {
     expect(new Set(ids).size).toBe(5);
     expect(ids.length).toBe(5);
   });
+
+  it("X cut inside a poll and a worker killed inside the commit lose and double nothing", async () => {
+    /** The feed X's whole history of the account must produce. */
+    const history = async () =>
+      (
+        (await x("GET", "/stand-in/accounts/agent_s/posts")) as unknown as {
+          data: { id: string }[];
+        }
+      ).data
+        .map((p) => `tweet:${p.id}`)
+        .sort();
+    const stored = async () => (await posts()).map((p) => p.source_event_id).sort();
+    const failures = async () =>
+      (
+        await db.sql<{ failures: number }[]>`
+          select failures from app.poller_state where poller = 'social' and agent_id = 'agent-s'`
+      )[0]?.failures ?? 0;
+    // Inside a poll: the user lookup answered, the timeline request hangs, then X goes away.
+    await x("PUT", "/stand-in/hang", { on: true });
+    await x("POST", "/stand-in/accounts/agent_s/posts", { text: "while cut" });
+    await until("a poll cut by the timeout", async () => (await failures()) > 0);
+    server.close();
+    (server as unknown as { closeAllConnections: () => void }).closeAllConnections();
+    await x("PUT", "/stand-in/hang", { on: false }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 2_000));
+    await listen();
+    await x("PUT", "/stand-in/hang", { on: false });
+    const want = await history();
+    await until("the feed after X came back", async () => (await stored()).length >= want.length);
+    expect(await stored()).toEqual(want);
+
+    // A worker SIGKILLed inside the poll's commit: that poll leaves nothing; its successor
+    // brings the feed to X's history, once each.
+    await worker?.stop();
+    worker = undefined;
+    const late = await x("POST", "/stand-in/accounts/agent_s/posts", { text: "before the kill" });
+    const first = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:social" });
+    expect(await first.exited).toBe(-1);
+    expect(await stored()).not.toContain(`tweet:${late.data.id}`);
+    const second = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:social" });
+    try {
+      const all = await history();
+      expect(all).toContain(`tweet:${late.data.id}`);
+      await until(
+        "the feed after the restart",
+        async () => (await stored()).length >= all.length,
+        60_000,
+      ).catch((e) => {
+        throw new Error(`${String(e)}\n${second.output()}`);
+      });
+      expect(await stored()).toEqual(all);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
+  }, 180_000);
 });

@@ -27,6 +27,25 @@ export async function until<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
 }
 
+/**
+ * `launchpad worker --jobs pollers` as its own process (so a test can SIGKILL it); `exited`
+ * resolves to the exit code, or -1 when a signal ended it.
+ */
+export function spawnPollersWorker(env: Record<string, string>) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "launchpad.js"), "worker", "--jobs", "pollers"],
+    { cwd: ROOT, env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((r) =>
+    child.on("exit", (code, signal) => r(signal ? -1 : code)),
+  );
+  return { child, exited, output: () => out };
+}
+
 /** A poller world: real Postgres, the venue stand-in with its state on disk, a data dir. */
 export async function pollerWorld() {
   const db: TestDatabase = await startTestDatabase();
@@ -67,20 +86,7 @@ export async function pollerWorld() {
       ...extra,
     }),
     /** `launchpad worker --jobs pollers` as its own process (so a test can SIGKILL it). */
-    spawnWorker: (extra: Record<string, string> = {}) => {
-      const child: ChildProcess = spawn(
-        process.execPath,
-        [join(ROOT, "bin", "launchpad.js"), "worker", "--jobs", "pollers"],
-        { cwd: ROOT, env: cleanEnv(world.env(extra)), stdio: ["ignore", "pipe", "pipe"] },
-      );
-      let out = "";
-      child.stdout?.on("data", (d) => (out += d));
-      child.stderr?.on("data", (d) => (out += d));
-      const exited = new Promise<number | null>((r) =>
-        child.on("exit", (code, signal) => r(signal ? -1 : code)),
-      );
-      return { child, exited, output: () => out };
-    },
+    spawnWorker: (extra: Record<string, string> = {}) => spawnPollersWorker(world.env(extra)),
     addAgent: async (agentId: string, perps?: string) => {
       await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url)
         values (${agentId}, ${agentId}, 'TST', 'test agent', 'https://example.com/a.png')`;

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { type Context, Hono } from "hono";
 import {
   type Address,
@@ -18,6 +20,8 @@ export type SafeTxServiceStandInParameters = {
   log: Logger;
   /** The chain the Safes live on: owners are read from it and executions seen on it. */
   rpcUrl?: string;
+  /** Where the transactions are kept on disk (written after every change); unset: memory only. */
+  statePath?: string;
 };
 
 const SAFE_ABI = [
@@ -35,15 +39,33 @@ const MAX_LIMIT = 200;
  * service's filters and paging. A listed pending transaction whose `ExecutionSuccess` is on the
  * chain is marked executed, as the service's indexer would. Without `rpcUrl` (tests), every
  * signer counts as an owner, the threshold is 1, and `/_control/executed` marks executions.
+ * With `statePath` the transactions survive a restart of the stand-in.
  *
  * @example
  * const app = createSafeTxServiceStandIn({ chainId: 56, rpcUrl, log });
  */
 export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   const app = new Hono();
-  const txs = new Map<string, MultisigTransaction>();
+  const txs = new Map<string, MultisigTransaction>(
+    p.statePath && existsSync(p.statePath)
+      ? (JSON.parse(readFileSync(p.statePath, "utf8")) as { txs: MultisigTransaction[] }).txs.map(
+          (t) => [t.safeTxHash, t],
+        )
+      : [],
+  );
+  // Written whole to a temporary file, then renamed: a stand-in killed mid-write keeps the
+  // previous state, never half of one (as the real service's database would).
+  const save = () => {
+    if (!p.statePath) return;
+    mkdirSync(dirname(p.statePath), { recursive: true });
+    const tmp = `${p.statePath}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ txs: [...txs.values()] }));
+    renameSync(tmp, p.statePath);
+  };
   const client = p.rpcUrl ? createPublicClient({ transport: http(p.rpcUrl) }) : undefined;
   let fail = 0;
+  // Test control: list requests hang (until the server is stopped) instead of answering.
+  let hang = false;
 
   const checksum = (a: string) => {
     if (!isAddress(a, { strict: false }) || getAddress(a) !== a) return undefined;
@@ -92,6 +114,7 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
         executionDate: new Date(Number(block.timestamp) * 1000).toISOString(),
       });
       touch(t);
+      save();
     }
   };
   const failing = () => {
@@ -165,6 +188,7 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
       confirmationsRequired: await threshold(safe),
       confirmations,
     });
+    save();
     p.log.info({ safe, safeTxHash: hash }, "safe transaction proposed");
     return c.body(null, 201);
   });
@@ -194,11 +218,13 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
         signatureType: "EOA",
       });
       touch(t);
+      save();
     }
     return c.body(null, 201);
   });
 
   const list = async (c: Context) => {
+    if (hang) return new Promise<Response>(() => {});
     if (failing()) return c.text("Service Unavailable", 503);
     const safe = checksum(c.req.param("address") ?? "");
     if (!safe)
@@ -253,11 +279,16 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
       executionDate: new Date().toISOString(),
     });
     touch(t);
+    save();
     return c.json({ ok: true });
   });
   app.put("/_control/fail", async (c) => {
-    fail = ((await c.req.json()) as { count: number }).count;
+    const b = (await c.req.json()) as { count?: number; mode?: "error" | "hang" | "off" };
+    hang = b.mode === "hang";
+    fail = b.mode === "off" ? 0 : (b.count ?? 0);
     return c.json({ ok: true });
   });
+  // Every transaction the service holds, for tests comparing a feed with the whole history.
+  app.get("/_control/state", (c) => c.json({ results: [...txs.values()] }));
   return app;
 }

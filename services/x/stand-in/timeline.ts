@@ -18,7 +18,9 @@ const problem = (title: string, detail: string, status: number) => ({
 export class Timelines {
   private readonly users = new Map<string, XUserWithMetrics>();
   private readonly posts: (XTimelinePost & { author_id: string })[] = [];
-  private next = 1_800_000_000_000_000_000n;
+  // Snowflake-like, as X's ids are (ms since X's epoch, shifted by 22 bits): a restarted
+  // stand-in, which forgets its posts, still hands out ids above any `since_id` seen before.
+  private next = (BigInt(Date.now()) - 1_288_834_974_657n) << 22n;
 
   /** Creates or updates an account by username (test and seed control). */
   upsertUser(u: { username: string; name?: string; followers?: number; id?: string }) {
@@ -160,7 +162,14 @@ export function registerTimelineRoutes(
     return c.json({ data: fields.includes("public_metrics") ? u : rest });
   });
 
+  // Test control: timelines hang (until the server is stopped), so a test can cut X mid-poll.
+  let hang = false;
+  app.put("/stand-in/hang", async (c) => {
+    hang = ((await c.req.json()) as { on: boolean }).on;
+    return c.json({ ok: true });
+  });
   app.get("/2/users/:id/tweets", (c) => {
+    if (hang) return new Promise<Response>(() => {});
     if (!o.authorized(c.req.header("authorization")))
       return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
     const r = take("userTweets");
@@ -196,6 +205,12 @@ export function registerTimelineRoutes(
   app.put("/stand-in/accounts", async (c) => {
     const b = (await c.req.json()) as { username: string; name?: string; followers?: number };
     return c.json({ data: t.upsertUser(b) });
+  });
+  // Every post of an account, for tests comparing a feed with the whole history.
+  app.get("/stand-in/accounts/:username/posts", (c) => {
+    const u = t.byUsername(c.req.param("username"));
+    if (!u) return c.json(problem("Not Found", "no such account", 404), 404);
+    return c.json({ data: t.all().filter((x) => x.author_id === u.id) });
   });
   app.post("/stand-in/accounts/:username/posts", async (c) => {
     const u = t.byUsername(c.req.param("username"));
