@@ -9,6 +9,7 @@ import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
+import { identityGas } from "./prepare.ts";
 import {
   nodeKnows,
   type RelayerCall,
@@ -155,10 +156,20 @@ const fundingMined: Step = async (ctx, saga) => {
 
 const registeredEvent = getAbiItem({ abi: identityRegistryDevnetAbi, name: "Registered" });
 
-/** The ERC-8004 identity, sent from the (now funded) agent wallet; skipped if it owns one. */
+/**
+ * The ERC-8004 identity, sent from the agent wallet; skipped if it owns one. A wallet prepared
+ * before the request (prepare.ts) already holds its gas, so it registers now, in the block of
+ * the funding and the Safe; any other waits for its funding to be mined (the node refuses a
+ * transaction its sender cannot pay yet).
+ */
 const identitySent: Step = async (ctx, saga) => {
   if (saga.eip8004_token_id !== null || saga.identity_tx) return "skipped";
   const owner = need(saga.wallet_address, "wallet");
+  const [balance, gas] = await Promise.all([
+    ctx.client.getBalance({ address: owner }),
+    identityGas(ctx),
+  ]);
+  if (balance < gas) await fundingMined(ctx, saga);
   const found = await ctx.client.getLogs({
     address: ctx.contracts.identityRegistry,
     event: registeredEvent,

@@ -8,8 +8,9 @@ export const SAGA_STAGES = [
   [["wallet"]],
   // Funding and the Safe: two relayer transactions, consecutive nonces, one block.
   [["funding-sent"]],
-  // The launchpad's signed args (off chain) while the funding is mined and the identity sent.
-  [["launchpad"], ["funding-mined", "identity-sent", "identity-mined"]],
+  // The launchpad's signed args (off chain) while the identity is sent (at once from a wallet
+  // prepared before the request: block 1; otherwise once the funding is mined) and mined.
+  [["launchpad"], ["identity-sent", "funding-mined", "identity-mined"]],
   // The ServiceRegistry entry and createToken together, the entry ordered first.
   [["create-sent", "create-mined"]],
 ] as const;
