@@ -55,6 +55,17 @@ export const LAUNCH_LIMITS = {
   sellTaxBps: 200,
   /** Share of each tax paid to the treasury (the rest goes to the platform). */
   treasuryShareBps: 5000,
+  /**
+   * Gas units of the wallet's identity registration (about 250k measured, with headroom): a
+   * wallet holding this much gas money registers in its launch's first block.
+   */
+  identityGasUnits: 400_000n,
+  /** A prepared wallet gets this many times the identity's gas at today's price (price drift). */
+  prepareGasPriceHeadroom: 2n,
+  /** Agents whose wallet the worker prepares per sweep (the oldest unprepared first). */
+  prepareBatch: 4,
+  /** A worker holds a wallet's preparation this long (seconds) before another may resume it. */
+  prepareLeaseSeconds: 15,
 } as const;
 
 /** The NAV snapshot job (its valuation limits: DASHBOARD_LIMITS in lib/limits.ts). */

@@ -36,6 +36,20 @@ try {
   ).sampleImageUrl;
   const agents: Agent[] = [];
   for (let i = 0; i < N; i++) agents.push(await createAgentCli(env, `bench-${i}`));
+  // The worker prepares (provisions and funds) the wallets of registered agents before their
+  // launch (jobs/launch/prepare.ts); BENCH_UNPREPARED=1 launches without waiting for it.
+  const prepStart = Date.now();
+  if (process.env.BENCH_UNPREPARED !== "1") {
+    const prepSql = stackSql(env.LAUNCHPAD_DATA_DIR as string);
+    for (;;) {
+      const [row] = await prepSql<{ n: number }[]>`
+        select count(*)::int as n from app.launch_wallets where status = 'ready'`;
+      if ((row?.n ?? 0) >= N) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await prepSql.end();
+  }
+  const prepSeconds = (Date.now() - prepStart) / 1000;
   const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
   const latencies: number[] = [];
   const results: {
@@ -122,6 +136,11 @@ try {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   console.log(
     `launches        ${N} (concurrency ${CONCURRENCY}), ${ok} answered 200, ${wall.toFixed(1)} s wall`,
+  );
+  console.log(
+    process.env.BENCH_UNPREPARED === "1"
+      ? "wallets         not waited for (BENCH_UNPREPARED=1)"
+      : `wallets         ${N} prepared before the requests in ${prepSeconds.toFixed(1)} s (off the launch path)`,
   );
   console.log(`latency p50     ${(pct(latencies, 50) / 1000).toFixed(2)} s`);
   console.log(`latency p99     ${(pct(latencies, 99) / 1000).toFixed(2)} s`);

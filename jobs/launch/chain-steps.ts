@@ -9,6 +9,7 @@ import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
+import { identityGas } from "./prepare.ts";
 import {
   nodeKnows,
   type RelayerCall,
@@ -155,9 +156,35 @@ const fundingMined: Step = async (ctx, saga) => {
 
 const registeredEvent = getAbiItem({ abi: identityRegistryDevnetAbi, name: "Registered" });
 
+/**
+ * The ERC-8004 identity from a wallet prepared before the request (prepare.ts): it holds its
+ * gas already, so it registers now, beside the funding and the Safe (the same block). Any other
+ * wallet cannot pay yet (the node refuses the transaction): `identity-sent` sends it once the
+ * funding is mined.
+ */
+const identityPrepared: Step = async (ctx, saga) => {
+  if (saga.eip8004_token_id !== null || saga.identity_tx) return "skipped";
+  const [balance, gas, plan] = await Promise.all([
+    ctx.client.getBalance({ address: need(saga.wallet_address, "wallet") }),
+    identityGas(ctx),
+    // funding-sent stores the same address at the same time: it is deterministic per agent.
+    treasuryPlan(ctx, saga),
+  ]);
+  if (balance < gas) return "skipped";
+  return sendIdentity(ctx, saga, plan.address);
+};
+
 /** The ERC-8004 identity, sent from the (now funded) agent wallet; skipped if it owns one. */
 const identitySent: Step = async (ctx, saga) => {
   if (saga.eip8004_token_id !== null || saga.identity_tx) return "skipped";
+  return sendIdentity(ctx, saga, need(saga.treasury_address, "treasury"));
+};
+
+async function sendIdentity(
+  ctx: SagaContext,
+  saga: SagaRow,
+  treasury: Address,
+): Promise<"done" | "skipped"> {
   const owner = need(saga.wallet_address, "wallet");
   const found = await ctx.client.getLogs({
     address: ctx.contracts.identityRegistry,
@@ -181,13 +208,13 @@ const identitySent: Step = async (ctx, saga) => {
       functionName: "register",
       args: [
         `${ctx.apiUrl}${registrationPath(saga.agent_id)}`,
-        [{ metadataKey: "treasury", metadataValue: need(saga.treasury_address, "treasury") }],
+        [{ metadataKey: "treasury", metadataValue: treasury }],
       ],
     }),
   });
   await patchSaga(ctx.sql, saga, { identity_tx: txHash });
   return "done";
-};
+}
 
 /** The identity's token id from its Registered event. */
 const identityMined: Step = async (ctx, saga) => {
@@ -291,6 +318,7 @@ export const STEPS: Record<SagaStep, Step> = {
   wallet,
   "funding-sent": fundingSent,
   launchpad,
+  "identity-prepared": identityPrepared,
   "funding-mined": fundingMined,
   "identity-sent": identitySent,
   "identity-mined": identityMined,

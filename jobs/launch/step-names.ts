@@ -6,9 +6,11 @@
  */
 export const SAGA_STAGES = [
   [["wallet"]],
-  // Funding and the Safe: two relayer transactions, consecutive nonces, one block.
-  [["funding-sent"]],
-  // The launchpad's signed args (off chain) while the funding is mined and the identity sent.
+  // Funding and the Safe: two relayer transactions, consecutive nonces, one block; the identity
+  // from a wallet prepared before the request (it holds its gas) goes out beside them.
+  [["funding-sent"], ["identity-prepared"]],
+  // The launchpad's signed args (off chain) while the funding is mined and the identity of an
+  // unprepared wallet sent after it (a block later), and mined.
   [["launchpad"], ["funding-mined", "identity-sent", "identity-mined"]],
   // The ServiceRegistry entry and createToken together, the entry ordered first.
   [["create-sent", "create-mined"]],

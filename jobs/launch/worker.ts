@@ -4,6 +4,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
 import { sagaContext } from "./context.ts";
+import { prepareWallets } from "./prepare.ts";
 import { enqueueSaga, ensureLaunchQueue, orphanedSagas } from "./producer.ts";
 import { runSaga } from "./saga.ts";
 import { syncAgentStatus } from "./status.ts";
@@ -12,7 +13,8 @@ export type StartLaunchWorkerParameters = { boss: PgBoss; sql: Sql; config: Conf
 
 /**
  * Registers the launch saga handler on pg-boss and a sweeper that resumes sagas whose worker
- * died (lapsed lease) and keeps agents' status in step with the indexer.
+ * died (lapsed lease) and keeps agents' status in step with the indexer, and prepares (funds)
+ * the wallets of agents not launched yet (prepare.ts).
  *
  * @example
  * const stop = await startLaunchWorker({ boss, sql, config, log });
@@ -52,8 +54,21 @@ export async function startLaunchWorker(
       busy = false;
     }
   }, LAUNCH_LIMITS.sweepEveryMs);
+  // Wallets of agents not launched yet, on their own timer: a slow signer must not hold up
+  // the resumption of orphaned sagas.
+  let preparing = false;
+  const prepareTimer = setInterval(async () => {
+    if (preparing) return;
+    preparing = true;
+    await prepareWallets(ctx)
+      .catch((error: unknown) => p.log.warn({ err: error }, "wallet preparation sweep failed"))
+      .finally(() => {
+        preparing = false;
+      });
+  }, LAUNCH_LIMITS.sweepEveryMs);
   return async () => {
     clearInterval(timer);
+    clearInterval(prepareTimer);
     await p.boss.offWork(LAUNCH_LIMITS.queue);
   };
 }

@@ -100,3 +100,29 @@ export function rolePid(stack: Stack, role: string): number {
   if (!pid) throw new Error(`no ${role} process`);
   return pid;
 }
+
+/**
+ * Waits until the worker has prepared (provisioned and funded) the wallets of these agents
+ * before their launch (jobs/launch/prepare.ts); returns their addresses by agent.
+ */
+export async function waitWalletsPrepared(
+  dataDir: string,
+  agentIds: string[],
+  timeoutMs = 120_000,
+): Promise<Map<string, string>> {
+  const sql = stackSql(dataDir);
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await sql<{ agent_id: string; wallet_address: string }[]>`
+        select agent_id, wallet_address from app.launch_wallets
+        where status = 'ready' and agent_id = any(${agentIds})`;
+      if (rows.length === agentIds.length)
+        return new Map(rows.map((r) => [r.agent_id, r.wallet_address]));
+      if (Date.now() > deadline) throw new Error(`wallets not prepared: ${agentIds.join(", ")}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await sql.end();
+  }
+}

@@ -6,6 +6,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { PREPARE_KILL_POINTS } from "../../jobs/launch/prepare.ts";
 import { SAGA_STEPS, STORE_KILL_POINTS } from "../../jobs/launch/step-names.ts";
 import { isolatedEnv, runCli, type Stack, startStack } from "../helpers/cli.ts";
 import {
@@ -16,6 +17,7 @@ import {
   launchBody,
   launchEnv,
   readRecord,
+  waitWalletsPrepared,
 } from "../helpers/launch.ts";
 
 let stack: Stack | undefined;
@@ -43,20 +45,26 @@ it("a worker killed after every saga step, and between storing and sending, resu
   const record = readRecord(env.LAUNCHPAD_DATA_DIR as string);
   const relayerNonce = () => client.getTransactionCount({ address: record.accounts.relayer });
   const relayerBefore = await relayerNonce();
+  // The worker prepares the registered agent's wallet before its launch (killed after each of
+  // its steps too): one funding transaction, whatever the crashes.
+  const prepared = await waitWalletsPrepared(env.LAUNCHPAD_DATA_DIR as string, [a.agentId]);
+  expect((await relayerNonce()) - relayerBefore).toBe(1);
+  const relayerAtRequest = await relayerNonce();
   const r = await launch(stack.apiUrl, launchBody(a, sample), bearer(a));
   expect(r.status).toBe(200);
   const d = r.body.data;
 
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
-  const points = [...SAGA_STEPS, ...STORE_KILL_POINTS];
+  const points = [...SAGA_STEPS, ...STORE_KILL_POINTS, ...PREPARE_KILL_POINTS];
   const kills = readdirSync(join(dataDir, "test-kills")).map((f) => f.split(".").at(-1));
   expect(kills.sort()).toEqual(points.sort());
   expect(stack.output().match(/worker exited \(SIGKILL\); restarting/g)).toHaveLength(
     points.length,
   );
-  // Nothing sent twice: the relayer mined funding, Safe and entry once each; the agent wallet
-  // its identity and createToken.
-  expect((await relayerNonce()) - relayerBefore).toBe(3);
+  // Nothing sent twice: the relayer mined the funding top-up, Safe and entry once each; the
+  // agent wallet (the one prepared) its identity and createToken.
+  expect(d.walletAddress).toBe(prepared.get(a.agentId));
+  expect((await relayerNonce()) - relayerAtRequest).toBe(3);
   expect(await client.getTransactionCount({ address: d.walletAddress })).toBe(2);
 
   // The signer holds one wallet for the agent.

@@ -11,6 +11,7 @@ import {
   nextIp,
   readRecord,
   stackSql,
+  waitWalletsPrepared,
 } from "../helpers/launch.ts";
 import { type Body, openApiChecker } from "./helpers.ts";
 
@@ -79,6 +80,12 @@ describe("POST /v2/agents/launch/preview", () => {
       accounts: { relayer: Address };
     };
     const relayer = record.accounts.relayer;
+    // The worker prepares (funds) a registered agent's wallet on its own clock: let it finish
+    // first, so what follows sees only the preview.
+    const prepared = await waitWalletsPrepared(env.LAUNCHPAD_DATA_DIR as string, [a.agentId]);
+    const walletBalance = await chain.getBalance({
+      address: prepared.get(a.agentId) as Address,
+    });
     const state = async () => ({
       sagas: await sql`select * from app.launch_sagas order by agent_id`,
       nonce: await chain.getTransactionCount({ address: relayer }),
@@ -103,7 +110,8 @@ describe("POST /v2/agents/launch/preview", () => {
     expect(again.body.data.treasuryAddress).toBe(p.treasuryAddress);
     // Nothing changed: no saga row, no relayer transaction, no money moved, no Safe deployed.
     expect(await state()).toEqual(before);
-    expect(await chain.getBalance({ address: p.walletAddress })).toBe(0n);
+    expect(p.walletAddress).toBe(prepared.get(a.agentId));
+    expect(await chain.getBalance({ address: p.walletAddress })).toBe(walletBalance);
     expect(await chain.getCode({ address: p.treasuryAddress })).toBeUndefined();
 
     // A patron signs in over X (the stand-in consents as patron_one) before the launch.

@@ -30,6 +30,8 @@ export const FUZZ_SNAPSHOT_SKIP = [
   "perps_accounts",
   "perps_account_hours",
   "policy_audit_runs",
+  // The launch worker prepares the wallets of registered agents (issue 17, jobs/launch/prepare.ts).
+  "launch_wallets",
 ];
 
 export type FuzzStack = {
