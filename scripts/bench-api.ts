@@ -12,7 +12,8 @@
  *
  * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS;
  * BENCH_PLANS=1 also prints EXPLAIN ANALYZE of the `/tokens` query of every sort and of the
- * chart, trades and agents queries.
+ * chart, trades and agents queries; BENCH_ONLY=<regex> drives only the rows it matches (and
+ * /health).
  *
  * `npm run bench:api -- --url http://127.0.0.1:3001` drives a live `npm start` instead (no seed,
  * no copy): tokens and agents are discovered through the API. Start it with
@@ -25,6 +26,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
+import { chartItemsJson } from "../api/market/chart-json.ts";
 import { loadRanking } from "../api/market/ranking.ts";
 import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
 import { startServer } from "../api/server.ts";
@@ -37,8 +39,11 @@ import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 const SCHEMA = "bench_onchain";
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-/** Rows of the table: a name and the path of request `i`, with optional request headers. */
-type Case = [string, (i: number) => string, Record<string, string>?];
+/**
+ * Rows of the table: a name and the path of request `i`, with optional request headers and
+ * something to run while the row is driven (started, then stopped by calling what it returns).
+ */
+type Case = [string, (i: number) => string, Record<string, string>?, (() => () => Promise<void>)?];
 
 /** The endpoints measured, beside /health on the same server. */
 function cases(token: (i: number) => string, agents: number, etagOf: string | undefined): Case[] {
@@ -87,14 +92,18 @@ async function measure(base: string, rows: Case[], o: { seconds: number; connect
     "endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms",
   );
   const health = rows[0];
-  for (const [name, path, headers] of rows) {
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  for (const [name, path, headers, during] of rows) {
+    if (only && name !== health?.[0] && !only.test(name)) continue;
     // One request alone first: what the first reader after a block pays (a cache miss, or a
     // ranking computed), printed apart so it does not eat the timed run.
     const t0 = performance.now();
     await (await fetch(`${base}${path(0)}`, { headers })).arrayBuffer();
     const cold = performance.now() - t0;
     const ceiling = health ? await drive(base, health[1], o) : undefined;
+    const stop = during?.();
     const r = await drive(base, path, { ...o, headers });
+    await stop?.();
     const share = ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)}%` : "";
     console.log(
       `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}`,
@@ -162,16 +171,39 @@ async function main() {
     if (process.env.BENCH_PLANS) await printPlans(sql, tokens);
     const first = await fetch(`${base}/tokens/${token(0)}/chart?interval=1m&limit=300`);
     await first.arrayBuffer();
-    await measure(base, cases(token, agents, first.headers.get("etag") ?? undefined), {
-      seconds,
-      connections,
-    });
+    const rows = cases(token, agents, first.headers.get("etag") ?? undefined);
+    // What a chart client sees live: the same latest 300 candles of each token, and every
+    // second a new indexed block (a new generation: every answer is read again once).
+    rows.push([
+      "GET /tokens/:a/chart 1m x300 +block/s",
+      (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`,
+      undefined,
+      () => newBlockEverySecond(sql),
+    ]);
+    await measure(base, rows, { seconds, connections });
     await worker.terminate();
   } finally {
     await sql.end({ timeout: 1 });
     await pg.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Moves the indexed head one block a second (the block number in the checkpoint; its time and
+ * the data stay), as Ponder does when a block is indexed. Returns what stops it.
+ */
+function newBlockEverySecond(sql: Sql): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = sql`update ${sql(SCHEMA)}._ponder_checkpoint set latest_checkpoint = overlay(
+      latest_checkpoint placing lpad((substr(latest_checkpoint, 27, 16)::bigint + 1)::text, 16, '0')
+      from 27 for 16)`;
+  }, 1000);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 const tokenAddress = (i: number) => `0x${(0xb0000 + i).toString(16).padStart(40, "0")}`;
@@ -315,6 +347,9 @@ async function printPlans(sql: Sql, tokens: number) {
         limit 20 offset 0`,
     ],
   ];
+  const t0 = performance.now();
+  await chartItemsJson(sql, SCHEMA, { address: a, interval: "1m", currency: "bnb", limit: 300 });
+  console.log(`\nchart 1m x300 as JSON from Postgres: ${(performance.now() - t0).toFixed(1)} ms`);
   for (const [name, q] of reads) {
     const plan = await sql<{ "QUERY PLAN": string }[]>`explain (analyze, costs off) ${q}`;
     console.log(`\n${name}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
