@@ -19,16 +19,19 @@
  * no copy): tokens and agents are discovered through the API. Start it with
  * `RATE_LIMIT_PER_MINUTE=0` (or a budget above the load), or most answers are 429s.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
+import { readCandles } from "../api/market/candles.ts";
 import { chartItemsJson } from "../api/market/chart-json.ts";
 import { loadRanking } from "../api/market/ranking.ts";
+import { strongEtag } from "../api/market/read-cache.ts";
 import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
+import { toCandle } from "../api/routes/chart.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
@@ -84,12 +87,19 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
  * each row and the row's share is of that figure: on a shared machine the ceiling moves, and a
  * ceiling measured minutes earlier would flatter or wrong the row.
  */
-async function measure(base: string, rows: Case[], o: { seconds: number; connections: number }) {
+/** CPU microseconds so far of the API's thread and of Postgres (all its processes). */
+type CpuSampler = () => Promise<{ api: number; pg: number }>;
+
+async function measure(
+  base: string,
+  rows: Case[],
+  o: { seconds: number; connections: number; cpu?: CpuSampler },
+) {
   console.log(
     `\n${o.connections} keep-alive connections, ${o.seconds} s per endpoint against ${base}; /health driven before each row\n`,
   );
   console.log(
-    "endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms",
+    `endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms${o.cpu ? "  api µs/req  pg µs/req" : ""}`,
   );
   const health = rows[0];
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -102,11 +112,18 @@ async function measure(base: string, rows: Case[], o: { seconds: number; connect
     const cold = performance.now() - t0;
     const ceiling = health ? await drive(base, health[1], o) : undefined;
     const stop = during?.();
+    const c0 = await o.cpu?.();
     const r = await drive(base, path, { ...o, headers });
+    const c1 = await o.cpu?.();
     await stop?.();
+    // CPU per request, unlike req/s, barely moves with the machine's load (a share of it).
+    const cpu =
+      c0 && c1
+        ? `${((c1.api - c0.api) / r.count).toFixed(0).padStart(12)}${((c1.pg - c0.pg) / r.count).toFixed(0).padStart(11)}`
+        : "";
     const share = ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)}%` : "";
     console.log(
-      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}`,
+      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}${cpu}`,
     );
   }
 }
@@ -180,12 +197,55 @@ async function main() {
       undefined,
       () => newBlockEverySecond(sql),
     ]);
-    await measure(base, rows, { seconds, connections });
+    const cpu: CpuSampler = async () => ({
+      api: await workerCpu(worker),
+      pg: postgresCpu(dataDir),
+    });
+    await measure(base, rows, { seconds, connections, cpu });
     await worker.terminate();
   } finally {
     await sql.end({ timeout: 1 });
     await pg.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** CPU microseconds of the server's thread so far. */
+function workerCpu(worker: Worker): Promise<number> {
+  return new Promise((resolve) => {
+    worker.once("message", resolve);
+    worker.postMessage("cpu");
+  });
+}
+
+/**
+ * CPU microseconds of the embedded Postgres so far: the postmaster, its live children and
+ * those it reaped (Linux /proc; 0 elsewhere).
+ */
+function postgresCpu(dataDir: string): number {
+  try {
+    const master =
+      readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0] ?? "";
+    const ticks = (f: string[], from: number, n: number) =>
+      f.slice(from, from + n).reduce((a, v) => a + Number(v), 0);
+    // Fields after the ")" of the command: [1] ppid, [11..14] utime stime cutime cstime.
+    const stat = (pid: string) => {
+      const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+    };
+    let total = ticks(stat(master), 11, 4);
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid) || pid === master) continue;
+      try {
+        const f = stat(pid);
+        if (f[1] === master) total += ticks(f, 11, 2);
+      } catch {
+        // exited meanwhile: counted in the postmaster's cutime
+      }
+    }
+    return (total * 1e6) / 100; // USER_HZ
+  } catch {
+    return 0;
   }
 }
 
@@ -347,9 +407,31 @@ async function printPlans(sql: Sql, tokens: number) {
         limit 20 offset 0`,
     ],
   ];
-  const t0 = performance.now();
-  await chartItemsJson(sql, SCHEMA, { address: a, interval: "1m", currency: "bnb", limit: 300 });
-  console.log(`\nchart 1m x300 as JSON from Postgres: ${(performance.now() - t0).toFixed(1)} ms`);
+  // A chart miss built both ways, interleaved over the tokens: the row objects of
+  // readCandles + toCandle + JSON.stringify, and the JSON text Postgres writes (the route's).
+  const times: { objects: number[]; json: number[] } = { objects: [], json: [] };
+  for (let i = 0; i < 100; i++) {
+    const p = {
+      address: tokenAddress(i % tokens),
+      interval: "1m",
+      currency: "bnb",
+      limit: 300,
+    } as const;
+    let t = performance.now();
+    const bars = await readCandles(sql, SCHEMA, { ...p, fill: false, now });
+    strongEtag(
+      JSON.stringify({ ok: true, data: { ...p, items: bars.map((b) => toCandle(b, "bnb")) } }),
+    );
+    times.objects.push(performance.now() - t);
+    t = performance.now();
+    const { items } = await chartItemsJson(sql, SCHEMA, p);
+    strongEtag(new TextEncoder().encode(`{"ok":true,"data":{"items":[${items}]}}`));
+    times.json.push(performance.now() - t);
+  }
+  const median = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1]?.toFixed(2);
+  console.log(
+    `\nchart 1m x300 miss, built and hashed (median of 100): objects ${median(times.objects)} ms, JSON from Postgres ${median(times.json)} ms`,
+  );
   for (const [name, q] of reads) {
     const plan = await sql<{ "QUERY PLAN": string }[]>`explain (analyze, costs off) ${q}`;
     console.log(`\n${name}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
@@ -368,6 +450,10 @@ async function serveInWorker(d: { url: string; port: number }) {
   });
   await startServer({ app, host: "127.0.0.1", port: d.port, logger });
   parentPort?.postMessage("ready");
+  parentPort?.on("message", () => {
+    const u = process.threadCpuUsage();
+    parentPort?.postMessage(u.user + u.system);
+  });
 }
 
 /** Closed-loop load: `connections` clients each send the next request when one answers. */
@@ -397,7 +483,13 @@ async function drive(
   latencies.sort((a, b) => a - b);
   const q = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: latencies.length / elapsed, p50: q(0.5), p99: q(0.99), errors };
+  return {
+    rps: latencies.length / elapsed,
+    p50: q(0.5),
+    p99: q(0.99),
+    errors,
+    count: latencies.length,
+  };
 }
 
 // Last, so every declaration above is initialised before either side runs.

@@ -13,7 +13,7 @@ describe("read cache", () => {
     expect(a.body).toBe(b.body);
     expect(a.block).toBe("101");
     const c = await cache.get("/x", at(2), read);
-    expect(JSON.parse(c.body)).toEqual({ n: 2 });
+    expect(JSON.parse(new TextDecoder().decode(c.body))).toEqual({ n: 2 });
     expect(c.etag).not.toBe(a.etag);
     // A request still holding the older generation gets a fresh answer, and does not
     // replace the newer one.

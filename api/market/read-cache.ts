@@ -6,11 +6,14 @@ import type { AppEnv } from "../env.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import type { IndexedState } from "./indexed-block.ts";
 
-/** A serialised answer: the exact bytes, their strong ETag and the block they reflect. */
-export type CachedBody = { body: string; etag: string; block: string | null };
+/**
+ * A serialised answer: the exact bytes (UTF-8, encoded once: a hit writes them as they are),
+ * their strong ETag and the block they reflect.
+ */
+export type CachedBody = { body: Uint8Array<ArrayBuffer>; etag: string; block: string | null };
 
 /** A strong ETag: the body's SHA-256 (base64url, 162 bits kept). */
-export function strongEtag(body: string): string {
+export function strongEtag(body: string | Uint8Array): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
 }
 
@@ -23,12 +26,16 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
     .some((t) => t === "*" || t === etag);
 }
 
+const utf8 = new TextEncoder();
+
 export type ReadCache = {
   /**
    * The answer of `key` at `state`: computed once per generation (concurrent requests share the
    * computation), serialised once. A failed computation is not kept.
    */
   get(key: string, state: IndexedState, compute: () => Promise<unknown>): Promise<CachedBody>;
+  /** As `get`, for a computation that gives the JSON text itself (built without objects). */
+  getJson(key: string, state: IndexedState, json: () => Promise<string>): Promise<CachedBody>;
 };
 
 /**
@@ -54,45 +61,53 @@ export function createReadCache(
     total -= sizes.get(key) ?? 0;
     sizes.delete(key);
   };
-  const serialise = async (state: IndexedState, compute: () => Promise<unknown>) => {
-    const body = JSON.stringify(await compute());
+  const serialise = async (state: IndexedState, json: () => Promise<string>) => {
+    const body = utf8.encode(await json());
     return { body, etag: strongEtag(body), block: state.block };
   };
+  const stringify = (compute: () => Promise<unknown>) => async () =>
+    JSON.stringify(await compute());
+  function getJson(
+    key: string,
+    state: IndexedState,
+    compute: () => Promise<string>,
+  ): Promise<CachedBody> {
+    if (state.gen < gen) return serialise(state, compute);
+    if (state.gen > gen) {
+      gen = state.gen;
+      entries.clear();
+      sizes.clear();
+      total = 0;
+    }
+    const hit = entries.get(key);
+    if (hit) return hit;
+    const p = serialise(state, compute);
+    if (entries.size >= maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) drop(oldest);
+    }
+    entries.set(key, p);
+    p.then(
+      (r) => {
+        if (entries.get(key) !== p) return;
+        if (r.body.length > maxBodyBytes) return drop(key);
+        sizes.set(key, r.body.length);
+        total += r.body.length;
+        // Oldest first until the bytes fit (the newest answer itself always stays).
+        for (const k of entries.keys()) {
+          if (total <= maxTotalBytes || k === key) break;
+          drop(k);
+        }
+      },
+      () => {
+        if (entries.get(key) === p) drop(key);
+      },
+    );
+    return p;
+  }
   return {
-    get(key, state, compute) {
-      if (state.gen < gen) return serialise(state, compute);
-      if (state.gen > gen) {
-        gen = state.gen;
-        entries.clear();
-        sizes.clear();
-        total = 0;
-      }
-      const hit = entries.get(key);
-      if (hit) return hit;
-      const p = serialise(state, compute);
-      if (entries.size >= maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) drop(oldest);
-      }
-      entries.set(key, p);
-      p.then(
-        (r) => {
-          if (entries.get(key) !== p) return;
-          if (r.body.length > maxBodyBytes) return drop(key);
-          sizes.set(key, r.body.length);
-          total += r.body.length;
-          // Oldest first until the bytes fit (the newest answer itself always stays).
-          for (const k of entries.keys()) {
-            if (total <= maxTotalBytes || k === key) break;
-            drop(k);
-          }
-        },
-        () => {
-          if (entries.get(key) === p) drop(key);
-        },
-      );
-      return p;
-    },
+    get: (key, state, compute) => getJson(key, state, stringify(compute)),
+    getJson,
   };
 }
 
