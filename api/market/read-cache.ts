@@ -1,6 +1,7 @@
 // Per-process cache of chain-derived answers, keyed by the indexed generation: an answer is
 // served again only while neither the index nor the app tables it joins moved.
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
@@ -10,7 +11,13 @@ import type { IndexedState } from "./indexed-block.ts";
  * A serialised answer: the exact bytes (UTF-8, encoded once: a hit writes them as they are),
  * their strong ETag and the block they reflect.
  */
-export type CachedBody = { body: Uint8Array<ArrayBuffer>; etag: string; block: string | null };
+export type CachedBody = {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  block: string | null;
+  /** The body gzipped, made by the first request that accepts it (`sendCached`). */
+  gzip?: Uint8Array<ArrayBuffer>;
+};
 
 /** A strong ETag: the body's SHA-256 (base64url, 162 bits kept). */
 export function strongEtag(body: string | Uint8Array): string {
@@ -111,16 +118,34 @@ export function createReadCache(
   };
 }
 
+/** True when an `Accept-Encoding` value accepts gzip (listed, or `*`, without `q=0`). */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding, ...params] = part.split(";").map((t) => t.trim().toLowerCase());
+    if (coding !== "gzip" && coding !== "*") return false;
+    return !params.some((p) => /^q=0(\.0*)?$/.test(p));
+  });
+}
+
 /**
  * Sends a cached answer: `ETag`, `Cache-Control`, `X-Indexed-Block`, and 304 when the client's
- * `If-None-Match` still holds.
+ * `If-None-Match` still holds. Large answers go gzipped to clients that accept it, compressed
+ * once per answer; the gzipped bytes are another representation, so they have their own
+ * strong ETag (the body's with `-gz`).
  */
 export function sendCached(c: Context<AppEnv>, r: CachedBody, cacheControl: string): Response {
-  c.header("ETag", r.etag);
+  const gzip =
+    r.body.length >= READ_CACHE_LIMITS.gzipMinBytes && acceptsGzip(c.req.header("Accept-Encoding"));
+  const etag = gzip ? `${r.etag.slice(0, -1)}-gz"` : r.etag;
+  c.header("ETag", etag);
   c.header("Cache-Control", cacheControl);
+  c.header("Vary", "Accept-Encoding", { append: true });
   if (r.block !== null) c.header("X-Indexed-Block", r.block);
-  if (etagMatches(c.req.header("If-None-Match"), r.etag)) return c.body(null, 304);
-  return c.body(r.body, 200, { "Content-Type": "application/json" });
+  if (etagMatches(c.req.header("If-None-Match"), etag)) return c.body(null, 304);
+  if (!gzip) return c.body(r.body, 200, { "Content-Type": "application/json" });
+  r.gzip ??= new Uint8Array(gzipSync(r.body, { level: READ_CACHE_LIMITS.gzipLevel }));
+  return c.body(r.gzip, 200, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
 }
 
 /** Cache-Control of answers that move with every block: stored, but revalidated (304 is cheap). */
