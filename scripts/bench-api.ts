@@ -264,7 +264,10 @@ function newBlockEverySecond(sql: Sql): () => Promise<void> {
   const timer = setInterval(() => {
     running = sql`update ${sql(SCHEMA)}._ponder_checkpoint set latest_checkpoint = overlay(
       latest_checkpoint placing lpad((substr(latest_checkpoint, 27, 16)::bigint + 1)::text, 16, '0')
-      from 27 for 16)`;
+      from 27 for 16)`.then(
+      () => {},
+      (error: unknown) => console.error("moving the indexed head failed:", error),
+    ); // postgres.js sends a query only once it is awaited or then'd
   }, 1000);
   return async () => {
     clearInterval(timer);
