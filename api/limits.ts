@@ -159,4 +159,11 @@ export const READ_CACHE_LIMITS = {
   rankingWaitMs: 200,
   /** `work_mem` of the ranking's transaction: its per-token aggregate fits without spilling. */
   rankingWorkMem: "64MB",
+  /** Cached answers at least this large go gzipped to clients that accept it. */
+  gzipMinBytes: 1024,
+  /**
+   * zlib level of those, compressed once per answer: 1 turns a 60 KB chart into 9.5 KB in about
+   * 0.3 ms; 6 saves another 1.3 KB for about 5 ms.
+   */
+  gzipLevel: 1,
 } as const;

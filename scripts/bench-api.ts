@@ -12,21 +12,26 @@
  *
  * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS;
  * BENCH_PLANS=1 also prints EXPLAIN ANALYZE of the `/tokens` query of every sort and of the
- * chart, trades and agents queries.
+ * chart, trades and agents queries; BENCH_ONLY=<regex> drives only the rows it matches (and
+ * /health).
  *
  * `npm run bench:api -- --url http://127.0.0.1:3001` drives a live `npm start` instead (no seed,
  * no copy): tokens and agents are discovered through the API. Start it with
  * `RATE_LIMIT_PER_MINUTE=0` (or a budget above the load), or most answers are 429s.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
+import { readCandles } from "../api/market/candles.ts";
+import { chartItemsJson } from "../api/market/chart-json.ts";
 import { loadRanking } from "../api/market/ranking.ts";
+import { strongEtag } from "../api/market/read-cache.ts";
 import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
+import { toCandle } from "../api/routes/chart.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
@@ -37,8 +42,11 @@ import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 const SCHEMA = "bench_onchain";
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-/** Rows of the table: a name and the path of request `i`, with optional request headers. */
-type Case = [string, (i: number) => string, Record<string, string>?];
+/**
+ * Rows of the table: a name and the path of request `i`, with optional request headers and
+ * something to run while the row is driven (started, then stopped by calling what it returns).
+ */
+type Case = [string, (i: number) => string, Record<string, string>?, (() => () => Promise<void>)?];
 
 /** The endpoints measured, beside /health on the same server. */
 function cases(token: (i: number) => string, agents: number, etagOf: string | undefined): Case[] {
@@ -49,6 +57,12 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
     [
       "GET /tokens/:a/chart 1m x300 miss",
       (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300&to=${1_900_000_000 - i}`,
+    ],
+    // As a browser asks: gzip accepted (the client here does not inflate).
+    [
+      "GET /tokens/:a/chart 1m x300 gzip",
+      (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`,
+      { "accept-encoding": "gzip" },
     ],
     ["GET /tokens/:a/chart 1h", (i) => `/tokens/${token(i)}/chart?interval=1h`],
     ["GET /tokens/:a/trades x50", (i) => `/tokens/${token(i)}/trades?limit=50`],
@@ -79,25 +93,43 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
  * each row and the row's share is of that figure: on a shared machine the ceiling moves, and a
  * ceiling measured minutes earlier would flatter or wrong the row.
  */
-async function measure(base: string, rows: Case[], o: { seconds: number; connections: number }) {
+/** CPU microseconds so far of the API's thread and of Postgres (all its processes). */
+type CpuSampler = () => Promise<{ api: number; pg: number }>;
+
+async function measure(
+  base: string,
+  rows: Case[],
+  o: { seconds: number; connections: number; cpu?: CpuSampler },
+) {
   console.log(
     `\n${o.connections} keep-alive connections, ${o.seconds} s per endpoint against ${base}; /health driven before each row\n`,
   );
   console.log(
-    "endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms",
+    `endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms${o.cpu ? "  api µs/req  pg µs/req" : ""}`,
   );
   const health = rows[0];
-  for (const [name, path, headers] of rows) {
+  const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+  for (const [name, path, headers, during] of rows) {
+    if (only && name !== health?.[0] && !only.test(name)) continue;
     // One request alone first: what the first reader after a block pays (a cache miss, or a
     // ranking computed), printed apart so it does not eat the timed run.
     const t0 = performance.now();
     await (await fetch(`${base}${path(0)}`, { headers })).arrayBuffer();
     const cold = performance.now() - t0;
     const ceiling = health ? await drive(base, health[1], o) : undefined;
+    const stop = during?.();
+    const c0 = await o.cpu?.();
     const r = await drive(base, path, { ...o, headers });
+    const c1 = await o.cpu?.();
+    await stop?.();
+    // CPU per request, unlike req/s, barely moves with the machine's load (a share of it).
+    const cpu =
+      c0 && c1
+        ? `${((c1.api - c0.api) / r.count).toFixed(0).padStart(12)}${((c1.pg - c0.pg) / r.count).toFixed(0).padStart(11)}`
+        : "";
     const share = ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)}%` : "";
     console.log(
-      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}`,
+      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}${cpu}`,
     );
   }
 }
@@ -162,16 +194,85 @@ async function main() {
     if (process.env.BENCH_PLANS) await printPlans(sql, tokens);
     const first = await fetch(`${base}/tokens/${token(0)}/chart?interval=1m&limit=300`);
     await first.arrayBuffer();
-    await measure(base, cases(token, agents, first.headers.get("etag") ?? undefined), {
-      seconds,
-      connections,
+    const rows = cases(token, agents, first.headers.get("etag") ?? undefined);
+    // What a chart client sees live: the same latest 300 candles of each token, and every
+    // second a new indexed block (a new generation: every answer is read again once).
+    rows.push([
+      "GET /tokens/:a/chart 1m x300 +block/s",
+      (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`,
+      undefined,
+      () => newBlockEverySecond(sql),
+    ]);
+    const cpu: CpuSampler = async () => ({
+      api: await workerCpu(worker),
+      pg: postgresCpu(dataDir),
     });
+    await measure(base, rows, { seconds, connections, cpu });
     await worker.terminate();
   } finally {
     await sql.end({ timeout: 1 });
     await pg.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** CPU microseconds of the server's thread so far. */
+function workerCpu(worker: Worker): Promise<number> {
+  return new Promise((resolve) => {
+    worker.once("message", resolve);
+    worker.postMessage("cpu");
+  });
+}
+
+/**
+ * CPU microseconds of the embedded Postgres so far: the postmaster, its live children and
+ * those it reaped (Linux /proc; 0 elsewhere).
+ */
+function postgresCpu(dataDir: string): number {
+  try {
+    const master =
+      readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0] ?? "";
+    const ticks = (f: string[], from: number, n: number) =>
+      f.slice(from, from + n).reduce((a, v) => a + Number(v), 0);
+    // Fields after the ")" of the command: [1] ppid, [11..14] utime stime cutime cstime.
+    const stat = (pid: string) => {
+      const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+    };
+    let total = ticks(stat(master), 11, 4);
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid) || pid === master) continue;
+      try {
+        const f = stat(pid);
+        if (f[1] === master) total += ticks(f, 11, 2);
+      } catch {
+        // exited meanwhile: counted in the postmaster's cutime
+      }
+    }
+    return (total * 1e6) / 100; // USER_HZ
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Moves the indexed head one block a second (the block number in the checkpoint; its time and
+ * the data stay), as Ponder does when a block is indexed. Returns what stops it.
+ */
+function newBlockEverySecond(sql: Sql): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = sql`update ${sql(SCHEMA)}._ponder_checkpoint set latest_checkpoint = overlay(
+      latest_checkpoint placing lpad((substr(latest_checkpoint, 27, 16)::bigint + 1)::text, 16, '0')
+      from 27 for 16)`.then(
+      () => {},
+      (error: unknown) => console.error("moving the indexed head failed:", error),
+    ); // postgres.js sends a query only once it is awaited or then'd
+  }, 1000);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 const tokenAddress = (i: number) => `0x${(0xb0000 + i).toString(16).padStart(40, "0")}`;
@@ -315,6 +416,31 @@ async function printPlans(sql: Sql, tokens: number) {
         limit 20 offset 0`,
     ],
   ];
+  // A chart miss built both ways, interleaved over the tokens: the row objects of
+  // readCandles + toCandle + JSON.stringify, and the JSON text Postgres writes (the route's).
+  const times: { objects: number[]; json: number[] } = { objects: [], json: [] };
+  for (let i = 0; i < 100; i++) {
+    const p = {
+      address: tokenAddress(i % tokens),
+      interval: "1m",
+      currency: "bnb",
+      limit: 300,
+    } as const;
+    let t = performance.now();
+    const bars = await readCandles(sql, SCHEMA, { ...p, fill: false, now });
+    strongEtag(
+      JSON.stringify({ ok: true, data: { ...p, items: bars.map((b) => toCandle(b, "bnb")) } }),
+    );
+    times.objects.push(performance.now() - t);
+    t = performance.now();
+    const { items } = await chartItemsJson(sql, SCHEMA, p);
+    strongEtag(new TextEncoder().encode(`{"ok":true,"data":{"items":[${items}]}}`));
+    times.json.push(performance.now() - t);
+  }
+  const median = (v: number[]) => v.sort((x, y) => x - y)[v.length >> 1]?.toFixed(2);
+  console.log(
+    `\nchart 1m x300 miss, built and hashed (median of 100): objects ${median(times.objects)} ms, JSON from Postgres ${median(times.json)} ms`,
+  );
   for (const [name, q] of reads) {
     const plan = await sql<{ "QUERY PLAN": string }[]>`explain (analyze, costs off) ${q}`;
     console.log(`\n${name}\n${plan.map((p) => p["QUERY PLAN"]).join("\n")}`);
@@ -333,6 +459,10 @@ async function serveInWorker(d: { url: string; port: number }) {
   });
   await startServer({ app, host: "127.0.0.1", port: d.port, logger });
   parentPort?.postMessage("ready");
+  parentPort?.on("message", () => {
+    const u = process.threadCpuUsage();
+    parentPort?.postMessage(u.user + u.system);
+  });
 }
 
 /** Closed-loop load: `connections` clients each send the next request when one answers. */
@@ -351,7 +481,9 @@ async function drive(
       const started = performance.now();
       const res = await pool.request({ method: "GET", path: path(i++), headers: o.headers });
       await res.body.arrayBuffer();
-      if (res.statusCode >= 300 && !(o.headers && res.statusCode === 304)) errors++;
+      if (res.statusCode >= 300 && !(o.headers?.["if-none-match"] && res.statusCode === 304)) {
+        errors++;
+      }
       latencies.push(performance.now() - started);
     }
   };
@@ -362,7 +494,13 @@ async function drive(
   latencies.sort((a, b) => a - b);
   const q = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
-  return { rps: latencies.length / elapsed, p50: q(0.5), p99: q(0.99), errors };
+  return {
+    rps: latencies.length / elapsed,
+    p50: q(0.5),
+    p99: q(0.99),
+    errors,
+    count: latencies.length,
+  };
 }
 
 // Last, so every declaration above is initialised before either side runs.

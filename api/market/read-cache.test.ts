@@ -1,5 +1,8 @@
+import { gunzipSync } from "node:zlib";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { createReadCache, etagMatches } from "./read-cache.ts";
+import type { AppEnv } from "../env.ts";
+import { acceptsGzip, createReadCache, etagMatches, REVALIDATE, sendCached } from "./read-cache.ts";
 
 const at = (gen: number) => ({ gen, block: String(100 + gen), time: 1 });
 
@@ -13,7 +16,7 @@ describe("read cache", () => {
     expect(a.body).toBe(b.body);
     expect(a.block).toBe("101");
     const c = await cache.get("/x", at(2), read);
-    expect(JSON.parse(c.body)).toEqual({ n: 2 });
+    expect(JSON.parse(new TextDecoder().decode(c.body))).toEqual({ n: 2 });
     expect(c.etag).not.toBe(a.etag);
     // A request still holding the older generation gets a fresh answer, and does not
     // replace the newer one.
@@ -59,5 +62,66 @@ describe("read cache", () => {
     expect(etagMatches(`"zz", W/${a.etag}`, a.etag)).toBe(true);
     expect(etagMatches('"zz"', a.etag)).toBe(false);
     expect(etagMatches(undefined, a.etag)).toBe(false);
+  });
+
+  it("sends large answers gzipped to clients that accept it, with their own strong ETag", async () => {
+    const cache = createReadCache();
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      time: i,
+      close: String(10n ** 20n + BigInt(i)),
+    }));
+    const app = new Hono<AppEnv>();
+    app.get("/big", async (c) =>
+      sendCached(c, await cache.get("/big", at(1), async () => items), REVALIDATE),
+    );
+    app.get("/small", async (c) =>
+      sendCached(c, await cache.get("/small", at(1), async () => 1), REVALIDATE),
+    );
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      app.request(path, { headers });
+
+    const plain = await get("/big");
+    const plainBytes = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(JSON.parse(plainBytes.toString())).toEqual(items);
+
+    const zipped = await get("/big", { "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toContain("Accept-Encoding");
+    const zippedBytes = Buffer.from(await zipped.arrayBuffer());
+    expect(zippedBytes.length).toBeLessThan(plainBytes.length / 3);
+    expect(gunzipSync(zippedBytes).equals(plainBytes)).toBe(true);
+    const etag = zipped.headers.get("etag") ?? "";
+    expect(etag).not.toBe(plain.headers.get("etag"));
+
+    // Each representation revalidates with its own tag only.
+    expect((await get("/big", { "accept-encoding": "gzip", "if-none-match": etag })).status).toBe(
+      304,
+    );
+    expect((await get("/big", { "if-none-match": etag })).status).toBe(200);
+    const again = await get("/big", {
+      "accept-encoding": "gzip",
+      "if-none-match": plain.headers.get("etag") ?? "",
+    });
+    expect(again.status).toBe(200);
+    // Small answers and refusals of gzip stay as they are.
+    expect(
+      (await get("/small", { "accept-encoding": "gzip" })).headers.get("content-encoding"),
+    ).toBeNull();
+    expect(
+      (await get("/big", { "accept-encoding": "gzip;q=0, identity" })).headers.get(
+        "content-encoding",
+      ),
+    ).toBeNull();
+  });
+
+  it("reads Accept-Encoding as RFC 9110 does", () => {
+    expect(acceptsGzip("gzip")).toBe(true);
+    expect(acceptsGzip("br, GZIP;q=0.5")).toBe(true);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("gzip;q=0")).toBe(false);
+    expect(acceptsGzip("gzip; q=0.000, br")).toBe(false);
+    expect(acceptsGzip("identity")).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
   });
 });
