@@ -72,7 +72,11 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     // Anvil logs every RPC call and block; the service logs what matters itself.
     "--silent",
   ];
-  if (p.blockTime > 0) args.push("--block-time", String(p.blockTime));
+  // Not `--block-time`: anvil's interval mining raises its in-memory state limit to 1,500 blocks
+  // whatever `--prune-history` says (measured: 1.16 GB after 4,000 blocks, against 0.11 GB), so
+  // with 1-second blocks it held a full state copy per block for 25 minutes. Mining is off and
+  // the devnet mines each block itself (`evm_mine`), which keeps the limit.
+  if (p.blockTime > 0) args.push("--no-mining");
   if (p.statePath) {
     // Only the current state is kept: in memory the last `historyStates` blocks' states (each a
     // full copy), on disk our own periodic dump (state-file.ts) and anvil's dump on a signal,
@@ -101,10 +105,12 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
 
+  const miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
   const dumps = p.statePath
     ? startStateDumps(rpcUrl, p.statePath, p.stateDumpIntervalMs, p.onLine)
     : undefined;
   const stop = async () => {
+    await miner?.stop();
     await dumps?.stop();
     if (child.exitCode !== null || child.signalCode !== null) return;
     const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -146,6 +152,49 @@ function startStateDumps(
       await running;
     },
   };
+}
+
+/**
+ * Mines a block every `intervalMs` with `evm_mine` (one at a time: a tick while anvil is busy or
+ * paused is skipped, as anvil's own interval mining would be late).
+ */
+function startMiner(rpcUrl: string, intervalMs: number, log?: (line: string) => void) {
+  let running: Promise<unknown> | undefined;
+  let failing = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = rpcCall(rpcUrl, "evm_mine", intervalMs * DEVNET_LIMITS.mineTimeoutIntervals)
+      .then(() => {
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        // Once per outage, not once a second.
+        if (!failing) log?.(`mining a block failed (the next tick retries): ${String(error)}`);
+        failing = true;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+async function rpcCall(rpcUrl: string, method: string, timeoutMs: number): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
+  if (body.error) throw new Error(`${method} failed: ${body.error.message ?? res.status}`);
+  return body.result;
 }
 
 async function waitForRpc(rpcUrl: string, timeoutMs = 30_000): Promise<void> {
