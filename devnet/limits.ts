@@ -21,6 +21,13 @@ export const DEVNET_LIMITS = {
    */
   mineTimeoutIntervals: 5,
   /**
+   * Anvil keeps every block and every call trace in memory for the life of the process, and
+   * each periodic dump carries them (~3 KB per block, ~8 KB of traces per trade). When anvil's
+   * dump is this much bigger than the state file, the devnet restarts anvil from the file
+   * (same chain) to shed them: a 1-2 s RPC outage that the indexer rides out.
+   */
+  restartAboveShedBytes: 16 * 1024 * 1024,
+  /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.
    */
