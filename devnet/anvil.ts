@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { pipeLines } from "../lib/lines.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
-import { adoptExitDump, dumpState, exitDumpPath } from "./state-file.ts";
+import { adoptExitDump, dumpStateSized, exitDumpPath } from "./state-file.ts";
 
 /** Standard test mnemonic; anvil derives accounts 0..9 from it. */
 export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
@@ -25,13 +25,18 @@ export type StartAnvilParameters = {
   historyStates?: number;
   /** How often the state file is written while anvil runs (DEVNET_LIMITS by default). */
   stateDumpIntervalMs?: number;
+  /** Restart anvil from the state file past this much it would shed (DEVNET_LIMITS by default). */
+  restartAboveShedBytes?: number;
+  /** Called with anvil's pid each time it (re)starts. */
+  onSpawn?: (pid: number) => void;
 };
 
 export type StartAnvilReturnType = {
   rpcUrl: string;
   /** True when no state existed: the chain starts at genesis. */
   fresh: boolean;
-  child: ChildProcess;
+  /** The running anvil (another one after a restart). */
+  readonly child: ChildProcess;
   /** Graceful stop: anvil writes its state file on SIGTERM. */
   stop: () => Promise<void>;
 };
@@ -53,9 +58,72 @@ export function anvilBinary(): string {
  */
 export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilReturnType> {
   const host = p.host ?? "127.0.0.1";
+  const rpcUrl = `http://${host}:${p.port}`;
   // The dump anvil wrote when it last stopped (if whole) becomes the state file.
   if (p.statePath) await adoptExitDump(p.statePath);
   const fresh = !p.statePath || !existsSync(p.statePath);
+  let child = await spawnAnvil(p, host, rpcUrl, !fresh);
+  let miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
+  let restarting: Promise<void> | undefined;
+
+  // Anvil keeps every block and every call trace for the life of the process, and each dump
+  // carries them; past `restartAboveShedBytes` of them it restarts from the state file.
+  const restart = async (shedBytes: number) => {
+    const statePath = p.statePath as string;
+    await miner?.stop();
+    // Pending transactions into a block, so that the dump anvil writes on its stop holds them.
+    if (p.blockTime > 0) await rpcCall(rpcUrl, "evm_mine", 10_000).catch(() => {});
+    await killAnvil(child);
+    await adoptExitDump(statePath);
+    child = await spawnAnvil(p, host, rpcUrl, true);
+    miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
+    p.onLine?.(
+      `restarted anvil from the state file (same chain) to shed ${Math.round(shedBytes / 1e6)} MB of old blocks and call traces`,
+    );
+  };
+  const restartAbove = p.restartAboveShedBytes ?? DEVNET_LIMITS.restartAboveShedBytes;
+  const dumps = p.statePath
+    ? startStateDumps({
+        rpcUrl,
+        path: p.statePath,
+        intervalMs: p.stateDumpIntervalMs,
+        log: p.onLine,
+        paused: () => restarting !== undefined,
+        dumped: ({ bytes, rawBytes }) => {
+          if (restarting || rawBytes - bytes <= restartAbove) return;
+          restarting = restart(rawBytes - bytes)
+            .catch((error: unknown) => p.onLine?.(`anvil restart failed: ${String(error)}`))
+            .finally(() => {
+              restarting = undefined;
+            });
+        },
+      })
+    : undefined;
+  const stop = async () => {
+    await restarting;
+    await miner?.stop();
+    await dumps?.stop();
+    await killAnvil(child);
+    // Anvil wrote its own dump on SIGTERM: make it the (trimmed) state file now.
+    if (p.statePath) await adoptExitDump(p.statePath);
+  };
+  return {
+    rpcUrl,
+    fresh,
+    get child() {
+      return child;
+    },
+    stop,
+  };
+}
+
+/** Spawns anvil and resolves once it answers JSON-RPC. */
+async function spawnAnvil(
+  p: StartAnvilParameters,
+  host: string,
+  rpcUrl: string,
+  load: boolean,
+): Promise<ChildProcess> {
   const args = [
     "--host",
     host,
@@ -72,12 +140,16 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     // Anvil logs every RPC call and block; the service logs what matters itself.
     "--silent",
   ];
-  if (p.blockTime > 0) args.push("--block-time", String(p.blockTime));
+  // Not `--block-time`: anvil's interval mining raises its in-memory state limit to 1,500 blocks
+  // whatever `--prune-history` says (measured: 1.16 GB after 4,000 blocks, against 0.11 GB), so
+  // with 1-second blocks it held a full state copy per block for 25 minutes. Mining is off and
+  // the devnet mines each block itself (`evm_mine`), which keeps the limit.
+  if (p.blockTime > 0) args.push("--no-mining");
   if (p.statePath) {
     // Only the current state is kept: in memory the last `historyStates` blocks' states (each a
     // full copy), on disk our own periodic dump (state-file.ts) and anvil's dump on a signal,
     // which the next start adopts. docs/devnet-state.md says what a hard kill loses.
-    if (!fresh) args.push("--load-state", p.statePath);
+    if (load) args.push("--load-state", p.statePath);
     args.push("--dump-state", exitDumpPath(p.statePath));
     args.push("--prune-history", String(p.historyStates ?? DEVNET_LIMITS.historyStates));
   }
@@ -92,49 +164,78 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
   };
   pipeLines(child.stdout, onLine);
   pipeLines(child.stderr, onLine);
-
-  const rpcUrl = `http://${host}:${p.port}`;
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) =>
       reject(new Error(`anvil exited (code ${code}) before it was ready:\n${tail.join("\n")}`)),
     ),
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
+  if (child.pid) p.onSpawn?.(child.pid);
+  return child;
+}
 
-  const dumps = p.statePath
-    ? startStateDumps(rpcUrl, p.statePath, p.stateDumpIntervalMs, p.onLine)
-    : undefined;
-  const stop = async () => {
-    await dumps?.stop();
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    await done;
-    clearTimeout(timer);
-    // Anvil wrote its own dump on SIGTERM: make it the (trimmed) state file now.
-    if (p.statePath) await adoptExitDump(p.statePath);
-  };
-  return { rpcUrl, fresh, child, stop };
+/** SIGTERM (anvil dumps its state), SIGKILL after 10 s. */
+async function killAnvil(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await done;
+  clearTimeout(timer);
 }
 
 /**
  * Writes the state file every `intervalMs` (one dump at a time). A failed dump (anvil busy or
  * paused) is logged and the next one tries again; the previous file stays whole.
  */
-function startStateDumps(
-  rpcUrl: string,
-  path: string,
-  intervalMs: number = DEVNET_LIMITS.stateDumpIntervalMs,
-  log?: (line: string) => void,
-) {
+function startStateDumps(p: {
+  rpcUrl: string;
+  path: string;
+  intervalMs?: number;
+  log?: (line: string) => void;
+  /** True while anvil restarts: no dump then. */
+  paused: () => boolean;
+  dumped: (sizes: { bytes: number; rawBytes: number }) => void;
+}) {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    if (running) return;
-    running = dumpState(rpcUrl, path)
+    if (running || p.paused()) return;
+    running = dumpStateSized(p.rpcUrl, p.path)
+      .then(p.dumped)
       .catch((error: unknown) =>
-        log?.(`state dump failed (the next one retries): ${String(error)}`),
+        p.log?.(`state dump failed (the next one retries): ${String(error)}`),
       )
+      .finally(() => {
+        running = undefined;
+      });
+  }, p.intervalMs ?? DEVNET_LIMITS.stateDumpIntervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/**
+ * Mines a block every `intervalMs` with `evm_mine` (one at a time: a tick while anvil is busy or
+ * paused is skipped, as anvil's own interval mining would be late).
+ */
+function startMiner(rpcUrl: string, intervalMs: number, log?: (line: string) => void) {
+  let running: Promise<unknown> | undefined;
+  let failing = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = rpcCall(rpcUrl, "evm_mine", intervalMs * DEVNET_LIMITS.mineTimeoutIntervals)
+      .then(() => {
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        // Once per outage, not once a second.
+        if (!failing) log?.(`mining a block failed (the next tick retries): ${String(error)}`);
+        failing = true;
+      })
       .finally(() => {
         running = undefined;
       });
@@ -146,6 +247,18 @@ function startStateDumps(
       await running;
     },
   };
+}
+
+async function rpcCall(rpcUrl: string, method: string, timeoutMs: number): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json()) as { result?: unknown; error?: { message?: string } };
+  if (body.error) throw new Error(`${method} failed: ${body.error.message ?? res.status}`);
+  return body.result;
 }
 
 async function waitForRpc(rpcUrl: string, timeoutMs = 30_000): Promise<void> {

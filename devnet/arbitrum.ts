@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
 import { loadArtifacts } from "../contracts/compile.ts";
@@ -94,8 +94,8 @@ export async function runArbitrumDevnet(p: {
     blockTime: config.DEVNET_BLOCK_TIME,
     statePath,
     onLine: p.log,
+    onSpawn: (pid) => writeFileSync(pidPath, String(pid)),
   });
-  if (anvil.child.pid) await writeFile(pidPath, String(anvil.child.pid));
   try {
     const client = createPublicClient({ transport: http(anvil.rpcUrl) });
     const existing = readArbitrumRecord(config.dataDir);

@@ -11,9 +11,22 @@ export const DEVNET_LIMITS = {
    * Blocks whose state anvil keeps in memory (`--prune-history`). Each one is a full copy of
    * the chain's accounts and storage, so anvil's memory is this times the state size. It is
    * also how far behind the head an `eth_call` may read: an indexer further behind than this
-   * cannot read contract state at its blocks (about a minute of 1-second blocks).
+   * cannot read contract state at its blocks (about a minute of 1-second blocks). Anvil honours
+   * it only without `--block-time` (docs/devnet-state.md), so the devnet mines blocks itself.
    */
   historyStates: 64,
+  /**
+   * A block the devnet mines (`evm_mine`, one per block time) must be answered within this many
+   * block times, or that tick is given up and the next one mines.
+   */
+  mineTimeoutIntervals: 5,
+  /**
+   * Anvil keeps every block and every call trace in memory for the life of the process, and
+   * each periodic dump carries them (~3 KB per block, ~8 KB of traces per trade). When anvil's
+   * dump is this much bigger than the state file, the devnet restarts anvil from the file
+   * (same chain) to shed them: a 1-2 s RPC outage that the indexer rides out.
+   */
+  restartAboveShedBytes: 16 * 1024 * 1024,
   /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.

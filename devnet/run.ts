@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseEther } from "viem";
 import { type Config, ConfigError } from "../lib/config.ts";
@@ -45,8 +46,10 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
     blockTime: config.DEVNET_BLOCK_TIME,
     statePath,
     onLine: p.log,
+    // Anvil restarts now and then (DEVNET_LIMITS.restartAboveShedBytes): the file names the
+    // current one, for the next start to stop if this supervisor dies.
+    onSpawn: (pid) => writeFileSync(pidPath, String(pid)),
   });
-  if (anvil.child.pid) await writeFile(pidPath, String(anvil.child.pid));
   let arbitrum: RunArbitrumDevnetReturnType | undefined;
   try {
     const record = await deployDevnet({

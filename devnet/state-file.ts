@@ -33,6 +33,19 @@ export async function dumpState(
   path: string,
   timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
 ): Promise<number> {
+  return (await dumpStateSized(rpcUrl, path, timeoutMs)).bytes;
+}
+
+/**
+ * `dumpState`, also telling how big anvil's own dump was (`rawBytes`, JSON): what anvil holds
+ * beyond the file (old empty blocks, call traces) is `rawBytes - bytes`, and a restart from the
+ * file sheds it.
+ */
+export async function dumpStateSized(
+  rpcUrl: string,
+  path: string,
+  timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
+): Promise<{ bytes: number; rawBytes: number }> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -47,7 +60,7 @@ export async function dumpState(
   const tmp = `${path}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, path);
-  return Buffer.byteLength(text);
+  return { bytes: Buffer.byteLength(text), rawBytes: json.length };
 }
 
 /**

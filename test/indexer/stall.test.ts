@@ -139,7 +139,14 @@ describe("an indexer that recovers by itself", () => {
       logger: createLogger("test", "silent"),
       env: "test",
       sql,
-      settings: { ...defaultApiSettings(), viewsSchema: "idx_live", rpcUrls: [rpcUrl()] },
+      settings: {
+        ...defaultApiSettings(),
+        viewsSchema: "idx_live",
+        rpcUrls: [rpcUrl()],
+        // It polls the status 4 times a second: past the 60/min anonymous budget in 15 s, and
+        // a 429 has no `data`. The limiter is not what is tested here.
+        rateLimit: { unauthenticated: 0, authenticated: 0 },
+      },
     });
     // The indexer role's part: its lag tracking, and a live worker.
     const tracking = startLagTracking({
