@@ -41,7 +41,8 @@ export default createConfig({
       ws: chain.wsUrl,
       // The devnet mines a block a second; BSC about every 0.45 s (there `ws` pushes new heads
       // when BSC_WS_URL is set). A poll is one cheap eth_getBlockByNumber to a local anvil, and
-      // it bounds the live lag: 100 ms keeps the lag's p99 under 500 ms (issue 17). anvil also
+      // it bounds the live lag's detection part to 100 ms (the bench's p99 is still over 500 ms
+      // under load: the rest is fetching, indexing and committing the block). anvil also
       // speaks WebSocket, but the tests' automine chain sends no new head until a transaction,
       // so a subscription alone would never catch up with blocks mined before Ponder started.
       pollingInterval: chain.devnet ? 100 : 1_000,

@@ -167,6 +167,18 @@ export const identity = onchainTable("identity", (t) => ({
   linkedBlock: t.bigint().notNull(),
 }));
 
+/**
+ * Every ERC-8004 identity the registry's events have shown (linked or not): what a link
+ * snapshots into `identity` without a contract read at the link's block.
+ */
+export const registryAgent = onchainTable("registry_agent", (t) => ({
+  agentId: t.bigint().primaryKey(),
+  /** Null once burned (ownerOf reverts). */
+  owner: t.hex(),
+  agentURI: t.text().notNull(),
+  agentWallet: t.hex(),
+}));
+
 /** History of a linked identity: its link to the token (kind `linked`), uri, metadata, owner changes. */
 export const identityChange = onchainTable("identity_change", (t) => ({
   id: t.text().primaryKey(),

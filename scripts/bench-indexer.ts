@@ -169,8 +169,10 @@ try {
     const receipts = await rpcBytes(rpcUrl, "eth_getBlockReceipts", [full]);
     const txs = (block.result as { transactions: { hash: Hex }[] }).transactions;
     const one = await rpcBytes(rpcUrl, "eth_getTransactionReceipt", [txs[0]?.hash]);
+    const hash = (block.result as { hash: Hex }).hash;
+    const logs = await rpcBytes(rpcUrl, "eth_getLogs", [{ blockHash: hash }]);
     console.log(
-      `bytes of a block of ${txs.length} curve buys: eth_getBlockByNumber(full) ${block.bytes}, eth_getBlockReceipts ${receipts.bytes} (${Math.round(receipts.bytes / txs.length)} per tx), eth_getTransactionReceipt ${one.bytes}`,
+      `bytes of a block of ${txs.length} curve buys: eth_getBlockByNumber(full) ${block.bytes} (${block.ms.toFixed(0)} ms), eth_getBlockReceipts ${receipts.bytes} (${Math.round(receipts.bytes / txs.length)} per tx, ${receipts.ms.toFixed(0)} ms), eth_getLogs(blockHash) ${logs.bytes} (${logs.ms.toFixed(0)} ms), eth_getTransactionReceipt ${one.bytes}`,
     );
   }
 
@@ -300,8 +302,9 @@ function backfillDuration(output: string): number {
   throw new Error("Ponder logged no backfill duration");
 }
 
-/** One JSON-RPC call and the size of its answer in bytes. */
+/** One JSON-RPC call, the size of its answer in bytes and its time (ms). */
 async function rpcBytes(url: string, method: string, params: unknown[]) {
+  const t0 = performance.now();
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -309,6 +312,7 @@ async function rpcBytes(url: string, method: string, params: unknown[]) {
   });
   const text = await res.text();
   return {
+    ms: performance.now() - t0,
     bytes: Buffer.byteLength(text),
     result: (JSON.parse(text) as { result: unknown }).result,
   };

@@ -1,15 +1,31 @@
 import { ponder } from "ponder:registry";
 import { bnbUsd, bnbUsdLatest } from "ponder:schema";
 import { aggregatorV3Abi } from "../abis/AggregatorV3.ts";
+import { chainClient } from "./rpc.ts";
+import type { Hex } from "./settings.ts";
 import { usdRate } from "./usd.ts";
 
+/**
+ * decimals() is a constant of the feed: read once per process at the latest block, with our own
+ * client. Pinned to the event's block through Ponder's client it waited seconds in Ponder's RPC
+ * queue behind the sync's block fetches, and failed on a devnet that no longer keeps that block's
+ * state.
+ */
+const decimalsOf = new Map<Hex, Promise<number>>();
+function feedDecimals(address: Hex): Promise<number> {
+  let known = decimalsOf.get(address);
+  if (!known) {
+    known = chainClient
+      .readContract({ address, abi: aggregatorV3Abi, functionName: "decimals" })
+      .then(Number);
+    known.catch(() => decimalsOf.delete(address));
+    decimalsOf.set(address, known);
+  }
+  return known;
+}
+
 ponder.on("BnbUsdFeed:AnswerUpdated", async ({ event, context }) => {
-  // decimals() is constant; Ponder caches the read.
-  const decimals = await context.client.readContract({
-    address: event.log.address,
-    abi: aggregatorV3Abi,
-    functionName: "decimals",
-  });
+  const decimals = await feedDecimals(event.log.address);
   await context.db
     .insert(bnbUsd)
     .values({

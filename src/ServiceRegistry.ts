@@ -1,8 +1,43 @@
-import { ponder } from "ponder:registry";
-import { identity, identityChange, token, watchedWallet } from "ponder:schema";
+import { type Context, ponder } from "ponder:registry";
+import { identity, identityChange, registryAgent, token, watchedWallet } from "ponder:schema";
 import { identityRegistryAbi } from "../abis/IdentityRegistry.ts";
 import { unlessReverted } from "./rpc.ts";
-import { logId, lower } from "./settings.ts";
+import { type Hex, logId, lower, settings, ZERO } from "./settings.ts";
+
+type Agent = { owner: Hex | null; agentURI: string; agentWallet: Hex | null };
+
+/**
+ * The agent's owner, URI and wallet at this point of the chain, or undefined if it does not
+ * exist. From the registry's events (src/IdentityRegistry.ts) when they are known: no contract
+ * read, so a fresh index of an old devnet (anvil keeps 64 past states) needs no state at an old
+ * block, and the link costs no round trip through Ponder's RPC queue. Otherwise (BSC, whose
+ * registry predates the index) a read pinned to the event's block through Ponder's client, whose
+ * RPC cache serves a reindex.
+ */
+async function readAgent(
+  context: Context,
+  registry: Hex,
+  agentId: bigint,
+): Promise<Agent | undefined> {
+  const known = await context.db.find(registryAgent, { agentId });
+  if (known || settings.identityEventsComplete) return known ?? undefined;
+  const read = <T>(functionName: string) =>
+    unlessReverted(
+      context.client.readContract({
+        address: registry,
+        abi: identityRegistryAbi,
+        functionName: functionName as never,
+        args: [agentId] as never,
+      }),
+    ).then((v) => v as T | undefined);
+  const [owner, uri, wallet] = await Promise.all([
+    read<Hex>("ownerOf"),
+    read<string>("tokenURI"),
+    read<Hex>("getAgentWallet"),
+  ]);
+  if (!owner) return undefined;
+  return { owner: lower(owner), agentURI: uri ?? "", agentWallet: wallet ? lower(wallet) : null };
+}
 
 // A registration names a service token before it exists (the saga registers, then creates).
 ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) => {
@@ -23,8 +58,8 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     .insert(watchedWallet)
     .values({ address: treasury, role: "treasury", agentId: a.agentId, token: address })
     .onConflictDoNothing();
-  // The identity row starts from the registry's state at this block (its earlier events were
-  // not kept: only agents linked to a service token are), then follows its events.
+  // The identity row starts from the agent's state at this link (readAgent), then follows the
+  // registry's events.
   const registry = context.contracts.IdentityRegistry.address as `0x${string}`;
   // The link is the identity's first fact in the agent's feed (identity.registered).
   await context.db.insert(identityChange).values({
@@ -41,29 +76,13 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     await context.db.update(identity, { agentId: a.agentId }).set({ treasury });
     return;
   }
-  // Ponder's client (pinned to this block), not ours: its RPC cache keeps the answer, so a
-  // reindex of a devnet that keeps only recent states (docs/devnet-state.md) can still read it.
-  const read = <T>(functionName: string) =>
-    unlessReverted(
-      context.client.readContract({
-        address: registry,
-        abi: identityRegistryAbi,
-        functionName: functionName as never,
-        args: [a.agentId] as never,
-      }),
-    ).then((v) => v as T | undefined);
-  const [owner, uri, wallet] = await Promise.all([
-    read<`0x${string}`>("ownerOf"),
-    read<string>("tokenURI"),
-    read<`0x${string}`>("getAgentWallet"),
-  ]);
-  if (!owner) return;
-  const agentWallet =
-    wallet && wallet !== "0x0000000000000000000000000000000000000000" ? lower(wallet) : null;
+  const agent = await readAgent(context, registry, a.agentId);
+  if (!agent?.owner) return;
+  const agentWallet = agent.agentWallet && agent.agentWallet !== ZERO ? agent.agentWallet : null;
   await context.db.insert(identity).values({
     agentId: a.agentId,
-    owner: lower(owner),
-    agentURI: uri ?? "",
+    owner: agent.owner,
+    agentURI: agent.agentURI,
     agentWallet,
     treasury,
     metadata: {},

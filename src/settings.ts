@@ -2,7 +2,8 @@
 import { resolveChain } from "../lib/chain.ts";
 import { loadConfig } from "../lib/config.ts";
 
-const chain = resolveChain(loadConfig());
+const config = loadConfig();
+const chain = resolveChain(config);
 
 export type Hex = `0x${string}`;
 
@@ -13,6 +14,16 @@ export const settings = {
   wbnb: chain.contracts.wbnb.toLowerCase() as Hex,
   dexFactory: chain.contracts.dexFactory.toLowerCase() as Hex,
   pairInitCodeHash: chain.pairInitCodeHash,
+  /**
+   * The index starts at or before the identity registry's deployment (the devnet deploys it in
+   * its own record's first blocks), so `registry_agent` knows every identity: an agent missing
+   * there does not exist. Elsewhere (BSC's registry predates us) a link to an agent never seen
+   * reads the registry instead.
+   */
+  identityEventsComplete:
+    chain.devnet &&
+    config.BSC_START_BLOCK !== undefined &&
+    chain.startBlock <= config.BSC_START_BLOCK,
 };
 
 export const ZERO = "0x0000000000000000000000000000000000000000" as Hex;

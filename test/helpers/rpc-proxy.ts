@@ -5,8 +5,16 @@ export type RpcProxy = {
   port: number;
   /** How many `method` calls reached the proxy so far. */
   calls: (method: string) => number;
-  /** Answer `result` instead of the node's for the next `times` calls of `method` (Infinity: until cleared). */
-  override: (method: string, result: unknown, times: number) => void;
+  /**
+   * Answer `result` instead of the node's for the next `times` calls of `method` (Infinity: until
+   * cleared), only those whose params `match` if given.
+   */
+  override: (
+    method: string,
+    result: unknown,
+    times: number,
+    match?: (params: unknown[]) => boolean,
+  ) => void;
   clear: () => void;
   stop: () => Promise<void>;
 };
@@ -17,15 +25,18 @@ export type RpcProxy = {
  *
  * @example
  * const proxy = await startRpcProxy(anvil.rpcUrl);
- * proxy.override("eth_getBlockReceipts", null, 3);
+ * proxy.override("eth_getLogs", null, 3, ([f]) => (f as { topics?: unknown }).topics !== undefined);
  */
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const counts = new Map<string, number>();
-  const overrides = new Map<string, { result: unknown; left: number }>();
-  const answer = async (req: { id: unknown; method: string }, raw: unknown) => {
+  const overrides = new Map<
+    string,
+    { result: unknown; left: number; match?: (params: unknown[]) => boolean }
+  >();
+  const answer = async (req: { id: unknown; method: string; params?: unknown[] }, raw: unknown) => {
     counts.set(req.method, (counts.get(req.method) ?? 0) + 1);
     const o = overrides.get(req.method);
-    if (o && o.left > 0) {
+    if (o && (!o.match || o.match(req.params ?? [])) && o.left > 0) {
       o.left--;
       return { jsonrpc: "2.0", id: req.id, result: o.result };
     }
@@ -55,7 +66,8 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   return {
     port,
     calls: (method) => counts.get(method) ?? 0,
-    override: (method, result, times) => overrides.set(method, { result, left: times }),
+    override: (method, result, times, match) =>
+      overrides.set(method, { result, left: times, match }),
     clear: () => overrides.clear(),
     stop: () =>
       new Promise<void>((r) => {
