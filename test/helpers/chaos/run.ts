@@ -118,7 +118,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         );
         const data = r?.body.data as { tokenAddress?: string } | undefined;
         if (r?.status === 200 && data?.tokenAddress) launched.set(a.agentId, data.tokenAddress);
-        else if (r && r.status < 500 && r.status !== 409 && r.status !== 429)
+        else if (
+          r &&
+          r.status < 500 &&
+          r.status !== 409 &&
+          r.status !== 429 &&
+          // The sample image is served by the launchpad-api stand-in, one of the roles killed.
+          r.body.code !== "IMAGE_UNREACHABLE"
+        )
           throw new Error(`launch refused: ${r.status} ${JSON.stringify(r.body)}`);
         else
           await new Promise((r) =>
