@@ -35,6 +35,8 @@ export type ChaosReport = {
 
 /** Upstream timeout of the chaos stack; the RPC pause is longer than it. */
 const UPSTREAM_TIMEOUT_MS = 1_500;
+/** How long Postgres stays down when chaos restarts it (after its fast shutdown). */
+const POSTGRES_DOWN_MS = 3_000;
 /** Time everything gets to settle once the load and the kills stop. */
 const SETTLE_MS = 180_000;
 
@@ -62,6 +64,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
   let stack: Stack | undefined;
   let api2: Awaited<ReturnType<typeof secondApi>> | undefined;
+  // The Postgres chaos started again: the supervisor no longer owns it, so it is stopped here.
+  let restartedPg: { stop: () => Promise<void> } | undefined;
   const sql = () => stackSql(dataDir);
   try {
     stack = await startStack(env);
@@ -206,14 +210,26 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         { kind: "kill", role: "api-2" },
         { kind: "pause-rpc", ms: UPSTREAM_TIMEOUT_MS + 1_500 },
       ];
+      // Postgres is restarted once (in the first round of the deck).
+      const once: ChaosAction[] = [{ kind: "restart-postgres", downMs: POSTGRES_DOWN_MS }];
       // Dealt from a shuffled deck: every kind of action happens once before any repeats.
       let deck: ChaosAction[] = [];
       while (Date.now() < until) {
         await new Promise((r) => setTimeout(r, o.actionEveryMs * (0.5 + random())));
         if (Date.now() >= until) break;
-        if (deck.length === 0) deck = [...choices].sort(() => random() - 0.5);
+        if (deck.length === 0) {
+          deck = [...choices, ...once].sort(() => random() - 0.5);
+          once.length = 0;
+        }
         const a = deck.pop() as ChaosAction;
-        const done = await act(a, { stack: s, dataDir, api2: a2 });
+        const done = await act(a, {
+          stack: s,
+          dataDir,
+          api2: a2,
+          onPostgres: (pg) => {
+            restartedPg = pg;
+          },
+        });
         actions.push(done);
         o.log(`chaos: ${done}`);
       }
@@ -249,6 +265,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   } finally {
     await api2?.kill();
     await stack?.cleanup();
+    await restartedPg?.stop();
   }
 }
 
@@ -277,6 +294,10 @@ async function verify(p: {
         .then(() => rolesBack.push(role))
         .catch(() => problems.push(`${role} did not come back`));
     }
+    // Postgres answers again (chaos restarted it once).
+    await waitFor("postgres back", async () => ((await sql`select 1`) ? true : undefined), 60_000)
+      .then(() => rolesBack.push("postgres"))
+      .catch(() => problems.push("postgres did not come back"));
     for (const api of p.apis) {
       const ok = await waitFor(
         `${api} healthy`,
