@@ -96,6 +96,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     o.log(`chaos: stack up, ${agents.length} agents, two API processes, load for ${o.loadMs} ms`);
 
     const until = Date.now() + o.loadMs;
+    // The load runs for loadMs, and on until every kind of action has happened once (a slow
+    // machine must not end a short run before Postgres was restarted or the RPC paused).
+    let firstRoundDone = false;
+    const loading = () => Date.now() < until || !firstRoundDone;
     const actions: string[] = [];
     const launched = new Map<string, string>(); // agentId -> token address
     const webhooksAccepted = new Set<string>();
@@ -103,7 +107,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const launchLoop = async (a: { agentId: string; apiKey: string }, i: number) => {
       const body = launchBody(a, info.sampleImageUrl, { ticker: `CH${i}`, name: `Chaos ${i}` });
       for (let attempt = 0; !launched.has(a.agentId); attempt++) {
-        if (Date.now() > until + SETTLE_MS) return;
+        if (!loading() && Date.now() > until + SETTLE_MS) return;
         const r = await call(
           apis,
           stats,
@@ -139,7 +143,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     };
     let webhookSeq = 0;
     const webhookLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const a = agents[Math.floor(random() * agents.length)] as { agentId: string };
         const id = `chaos-${o.seed}-${webhookSeq++}`;
         // A sender retries until it gets a 2xx; a tenth are sent twice on purpose.
@@ -161,7 +165,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       }
     };
     const readLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const tokens = [...launched.values()];
         const t = tokens[Math.floor(random() * tokens.length)];
         const paths = ["/health", "/v2/agents", "/tokens", "/v2/launches", "/v2/indexer/status"];
@@ -179,7 +183,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       transport: http(rpc, { timeout: 10_000, retryCount: 0 }),
     });
     const tradeLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const tokens = [...launched.values()];
         const t = tokens[Math.floor(random() * tokens.length)];
         if (!t) {
@@ -214,10 +218,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       const once: ChaosAction[] = [{ kind: "restart-postgres", downMs: POSTGRES_DOWN_MS }];
       // Dealt from a shuffled deck: every kind of action happens once before any repeats.
       let deck: ChaosAction[] = [];
-      while (Date.now() < until) {
+      while (loading()) {
         await new Promise((r) => setTimeout(r, o.actionEveryMs * (0.5 + random())));
-        if (Date.now() >= until) break;
+        if (!loading()) break;
         if (deck.length === 0) {
+          if (actions.length > 0) firstRoundDone = true;
+          if (Date.now() >= until) break;
           deck = [...choices, ...once].sort(() => random() - 0.5);
           once.length = 0;
         }
