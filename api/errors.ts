@@ -3,10 +3,12 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { UnknownAgentError } from "../lib/agents/keys.ts";
 import { MissingRecordError } from "../lib/dashboard/records.ts";
+import { isDatabaseUnavailable } from "../lib/db/transient.ts";
 import { type ErrorDetail, issueDetails, LaunchpadError } from "../lib/errors.ts";
 import { ImageCheckError } from "../lib/image/check.ts";
 import { OutboundWebhookError } from "../lib/outbound/errors.ts";
 import type { LaunchErrorBody } from "./launch/schema.ts";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "./limits.ts";
 
 /**
  * The one error taxonomy of the API: every code the service answers with and its HTTP status.
@@ -158,6 +160,14 @@ export function toHttpError(error: unknown, envelope: Envelope = "common"): Http
       cause: error,
     });
   }
+  // The database restarting, unreachable or in a lock conflict: the request was fine.
+  if (isDatabaseUnavailable(error)) {
+    return new HttpError(envelope === "launch" ? "ORCHESTRATOR_UNAVAIL" : "unavailable", {
+      message: "the database is unavailable for a moment; retry after Retry-After seconds",
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      cause: error,
+    });
+  }
   if (error instanceof UnknownAgentError || error instanceof MissingRecordError)
     return new HttpError("not_found", { message: error.message, cause: error });
   if (error instanceof OutboundWebhookError) {
@@ -209,6 +219,9 @@ export function renderError(c: Context, error: unknown, envelope: Envelope = "co
     );
   }
   for (const [k, v] of Object.entries(e.headers ?? {})) c.header(k, v);
+  // Every 503 tells the client when to come back (a retryable outage, never a bare failure).
+  if (e.status === 503 && !e.headers?.["Retry-After"])
+    c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   if (envelope === "launch") {
     const body: LaunchErrorBody = { ok: false, error: e.code, detail: e.message };
     if (e.reason) body.code = e.reason;

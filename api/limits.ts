@@ -58,6 +58,20 @@ export const CHAIN_LIMITS = {
 /** `Retry-After` (seconds) sent with 503 `unavailable` while the index is not published yet. */
 export const INDEX_NOT_READY_RETRY_SECONDS = 5;
 
+/** `Retry-After` (seconds) of any other 503: the database restarting, a dependency down. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** `Retry-After` (seconds) of the launch endpoint's 502/503: SPEC.md's first retry, after 1 s. */
+export const LAUNCH_RETRY_AFTER_SECONDS = 1;
+
+/** A view read that lost a lock conflict with the restarting indexer (api/views.ts). */
+export const VIEW_READ_LIMITS = {
+  /** Attempts after the first; then 503 with Retry-After. */
+  lockConflictRetries: 2,
+  /** First pause; doubles per attempt (100 ms, 200 ms). */
+  lockConflictBackoffMs: 100,
+} as const;
+
 /** Market data (issue 16): chart caching, search lengths, the UDF feed. */
 export const MARKET_LIMITS = {
   /** `Cache-Control: max-age` of chart answers whose range closed before the indexed head. */

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { FormData, fetch } from "undici";
+import type { z } from "zod";
 import { LaunchpadError } from "../lib/errors.ts";
 import { UPSTREAM_LIMITS } from "./limits.ts";
 
@@ -53,13 +54,45 @@ export type UpstreamRequest = {
 };
 
 /**
- * One HTTP call to an external service: a timeout per attempt, bounded retries with backoff
- * for transient failures, and a typed error for everything else. Returns the parsed JSON.
+ * The one check of an outside service's JSON: `raw` parsed with the protocol's zod schema, or an
+ * `UpstreamError` of kind `bad_response` (never retried, never written anywhere) naming the
+ * first fields that did not match. Values are left out of the details: an answer may carry
+ * secrets or personal data.
  *
  * @example
- * const data = await upstreamJson<{ address: string }>({ service: "steward", url, method: "POST", json: { agentId }, timeoutMs: 10_000 });
+ * const user = parseUpstream("x", XUserAnswer, json, "users/me");
  */
-export async function upstreamJson<T>(r: UpstreamRequest): Promise<T> {
+export function parseUpstream<S extends z.ZodType>(
+  service: UpstreamService,
+  schema: S,
+  raw: unknown,
+  what: string,
+  status?: number,
+): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues
+    .slice(0, UPSTREAM_LIMITS.issuesInDetails)
+    .map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+  throw new UpstreamError(service, "bad_response", `${what} answer malformed`, {
+    status,
+    details,
+    cause: parsed.error,
+  });
+}
+
+/**
+ * One HTTP call to an external service: a timeout per attempt, bounded retries with backoff
+ * for transient failures, and a typed error for everything else. Returns the JSON checked
+ * against `schema` (parseUpstream): a malformed answer is a `bad_response` error, never a value.
+ *
+ * @example
+ * const w = await upstreamJson({ service: "steward", url, method: "POST", json: { agentId }, timeoutMs: 10_000, schema: Wallet });
+ */
+export async function upstreamJson<S extends z.ZodType>(
+  r: UpstreamRequest & { schema: S },
+): Promise<z.output<S>> {
   const retries = r.retries ?? UPSTREAM_LIMITS.retries;
   let last: UpstreamError | undefined;
   for (let attempt = 0; attempt <= retries; attempt++) {
@@ -99,14 +132,16 @@ export async function upstreamJson<T>(r: UpstreamRequest): Promise<T> {
         details: text.slice(0, 2000), // a signer denial carries its reason
       });
     }
+    let json: unknown;
     try {
-      return JSON.parse(text) as T;
+      json = JSON.parse(text);
     } catch (error) {
       throw new UpstreamError(r.service, "bad_response", "answered with non-JSON", {
         status: res.status,
         cause: error,
       });
     }
+    return parseUpstream(r.service, r.schema, json, new URL(r.url).pathname, res.status);
   }
   throw last as UpstreamError;
 }

@@ -6,6 +6,8 @@ export const UPSTREAM_LIMITS = {
   retries: 2,
   /** First backoff; doubles per attempt (200 ms, 400 ms). */
   backoffMs: 200,
+  /** Mismatched fields of a malformed answer named in the error's details. */
+  issuesInDetails: 3,
 } as const;
 
 /** Limits of the local stand-ins (they mirror the real services'). */

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { deepHealth } from "../../lib/health/deep.ts";
 import type { AppEnv } from "../env.ts";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { okEnvelope } from "../schemas.ts";
 
 export const HealthData = z
@@ -89,6 +90,7 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) 
     if (c.req.valid("query").deep !== "true" || !o.deep)
       return c.json({ ok: true as const, data }, 200);
     const h = await deepHealth(o.deep);
+    if (!h.healthy) c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     return c.json({ ok: h.healthy, data: { ...data, checks: h.checks } }, h.healthy ? 200 : 503);
   });
 }

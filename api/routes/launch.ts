@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput, renderError } from "../errors.ts";
 import { LaunchError, LaunchRequest, LaunchResponse } from "../launch/schema.ts";
 import { countLaunchRequest, type LaunchDeps, launchAgent } from "../launch/service.ts";
+import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
 import { ErrorEnvelope } from "../schemas.ts";
 
@@ -64,6 +65,8 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       body,
       idempotencyKey: idem,
     });
+    // A failed or unfinished saga is retryable: say when (SPEC.md: after 1 s, 2 s, 4 s).
+    if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
     return c.json(answer.body, answer.status);
   });
   sub.onError((error, c) => renderLaunchError(c, error));

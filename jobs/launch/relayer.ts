@@ -237,14 +237,21 @@ export async function settleRelayerTx(
 ): Promise<TransactionReceipt | null> {
   let stored = p.stored;
   for (let signed = 0; ; signed++) {
+    let reverted: TransactionReceipt | undefined;
     if (stored) {
       const outcome = await waitRelayerTx(p.ctx, stored);
-      if (outcome.kind === "mined") return checked(outcome.receipt);
+      if (outcome.kind === "mined" && outcome.receipt.status === "success") return outcome.receipt;
+      // A reverted copy is re-checked like a dropped one: an earlier copy mined late (after an
+      // RPC pause or a restart) may have done the work, and the stored one then reverts for
+      // ever (a Safe already deployed at its CREATE2 address). Seen in the chaos run.
+      if (outcome.kind === "mined") reverted = outcome.receipt;
     }
     const call = await p.needed();
     if (!call) return null;
-    if (signed > LAUNCH_LIMITS.relayerResends)
+    if (signed > LAUNCH_LIMITS.relayerResends) {
+      if (reverted) checked(reverted);
       throw new Error(`relayer transaction to ${call.to} was dropped ${signed} times`);
+    }
     [stored] = (await sendRelayerTxs(p.ctx, [call], ([t]) => p.save(t as StoredTx))) as [StoredTx];
   }
 }

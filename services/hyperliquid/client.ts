@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import { UpstreamError, upstreamJson } from "../http.ts";
+import { upstreamJson } from "../http.ts";
 import { HYPERLIQUID_LIMITS } from "../limits.ts";
 import {
   AllMids,
   ClearinghouseState,
   type ExchangeRequest,
-  type ExchangeResponse,
+  ExchangeResponse,
   Fill,
   type InfoRequest,
   LedgerUpdate,
@@ -33,20 +33,14 @@ export type HyperliquidClientParameters = {
 export function createHyperliquidClient(p: HyperliquidClientParameters) {
   const base = p.apiUrl.replace(/\/$/, "");
   const info = async <S extends z.ZodType>(body: InfoRequest, schema: S): Promise<z.infer<S>> => {
-    const raw = await upstreamJson<unknown>({
+    return upstreamJson({
       service: "hyperliquid",
       url: `${base}/info`,
       json: body,
       timeoutMs: p.timeoutMs ?? HYPERLIQUID_LIMITS.infoTimeoutMs,
       retries: p.retries,
+      schema,
     });
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new UpstreamError("hyperliquid", "bad_response", `${body.type} answer malformed`, {
-        details: parsed.error.issues[0]?.message,
-      });
-    }
-    return parsed.data;
   };
   const user = (u: string) => u.toLowerCase();
   return {
@@ -66,12 +60,13 @@ export function createHyperliquidClient(p: HyperliquidClientParameters) {
     metaAndAssetCtxs: () => info({ type: "metaAndAssetCtxs" }, MetaAndAssetCtxs),
     /** A signed action (see `signL1Action`). Never retried: an order must not go twice. */
     exchange: (body: ExchangeRequest) =>
-      upstreamJson<ExchangeResponse>({
+      upstreamJson({
         service: "hyperliquid",
         url: `${base}/exchange`,
         json: body,
         timeoutMs: HYPERLIQUID_LIMITS.exchangeTimeoutMs,
         retries: 0,
+        schema: ExchangeResponse,
       }),
   };
 }

@@ -182,18 +182,41 @@ export type ExchangeRequest = {
   expiresAfter?: number | null;
 };
 
-export type OrderStatus =
-  | { resting: { oid: number; cloid?: string } }
-  | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } }
-  | { error: string };
-export type ExchangeResponse =
-  | { status: "ok"; response: { type: "order"; data: { statuses: OrderStatus[] } } }
-  | {
-      status: "ok";
-      response: { type: "cancel"; data: { statuses: ("success" | { error: string })[] } };
-    }
-  | { status: "ok"; response: { type: "default" } }
-  | { status: "err"; response: string };
+export const OrderStatus = z.union([
+  z.object({ resting: z.object({ oid: z.number(), cloid: z.string().optional() }) }),
+  z.object({
+    filled: z.object({
+      totalSz: Dec,
+      avgPx: Dec,
+      oid: z.number(),
+      cloid: z.string().optional(),
+    }),
+  }),
+  z.object({ error: z.string() }),
+]);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+/** `/exchange`'s answer (PROTOCOLS.md 1.3): checked before an order's outcome is recorded. */
+export const ExchangeResponse = z.union([
+  z.object({
+    status: z.literal("ok"),
+    response: z.object({
+      type: z.literal("order"),
+      data: z.object({ statuses: z.array(OrderStatus) }),
+    }),
+  }),
+  z.object({
+    status: z.literal("ok"),
+    response: z.object({
+      type: z.literal("cancel"),
+      data: z.object({
+        statuses: z.array(z.union([z.literal("success"), z.object({ error: z.string() })])),
+      }),
+    }),
+  }),
+  z.object({ status: z.literal("ok"), response: z.object({ type: z.literal("default") }) }),
+  z.object({ status: z.literal("err"), response: z.string() }),
+]);
+export type ExchangeResponse = z.infer<typeof ExchangeResponse>;
 
 /** `float_to_wire`: at most 8 decimals, no trailing zeros (PROTOCOLS.md 1.3). */
 export function toWire(x: number): string {

@@ -1,5 +1,6 @@
-import { FormData, UpstreamError, upstreamJson } from "../http.ts";
-import type { MemeResponse, TokenCreateBody, TokenCreateResult } from "./protocol.ts";
+import type { z } from "zod";
+import { FormData, parseUpstream, UpstreamError, upstreamJson } from "../http.ts";
+import { LaunchpadAnswers as A, MemeEnvelope, type TokenCreateBody } from "./protocol.ts";
 
 export type LaunchpadApiClientParameters = { url: string; timeoutMs: number };
 
@@ -14,8 +15,12 @@ export type LaunchpadApiClientParameters = { url: string; timeoutMs: number };
  * const nonce = await api.nonce(address);
  */
 export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
-  const call = async <T>(path: string, o: { json?: unknown; form?: FormData; token?: string }) => {
-    const res = await upstreamJson<MemeResponse<T>>({
+  const call = async <S extends z.ZodType>(
+    path: string,
+    data: S,
+    o: { json?: unknown; form?: FormData; token?: string },
+  ): Promise<z.output<S>> => {
+    const res = await upstreamJson({
       service: "launchpad",
       url: `${p.url}${path}`,
       method: "POST",
@@ -23,22 +28,23 @@ export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
       form: o.form,
       headers: o.token ? { "meme-web-access": o.token } : {},
       timeoutMs: p.timeoutMs,
+      schema: MemeEnvelope,
     });
     if (String(res.code) !== "0") {
       throw new UpstreamError("launchpad", "rejected", `${path} answered code ${res.code}`, {
-        details: res.msg,
+        details: res.msg ?? undefined,
       });
     }
-    return res.data;
+    return parseUpstream("launchpad", data, res.data, `${path} data`);
   };
   return {
     nonce: (address: string) =>
-      call<string>("/private/user/nonce/generate", {
+      call("/private/user/nonce/generate", A.nonce, {
         json: { accountAddress: address, verifyType: "LOGIN", networkCode: "BSC" },
       }),
     /** Returns the access token sent as `meme-web-access` from then on. */
     login: (address: string, signature: string) =>
-      call<string>("/private/user/login/dex", {
+      call("/private/user/login/dex", A.accessToken, {
         json: {
           region: "WEB",
           langType: "EN",
@@ -52,10 +58,10 @@ export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
     upload: (token: string, image: Uint8Array, filename: string, type: string) => {
       const form = new FormData();
       form.append("file", new Blob([image], { type }), filename);
-      return call<string>("/private/token/upload", { form, token });
+      return call("/private/token/upload", A.imageUrl, { form, token });
     },
     create: (token: string, body: TokenCreateBody) =>
-      call<TokenCreateResult>("/private/token/create", { json: body, token }),
+      call("/private/token/create", A.TokenCreateResult, { json: body, token }),
   };
 }
 

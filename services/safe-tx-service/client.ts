@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { UpstreamError, upstreamJson } from "../http.ts";
+import { upstreamJson } from "../http.ts";
 import { MultisigTransaction, Page } from "./protocol.ts";
 
 export type SafeTxServiceClientParameters = {
@@ -32,25 +32,14 @@ export function createSafeTxServiceClient(p: SafeTxServiceClientParameters) {
         limit: String(o.limit),
         offset: String(o.offset),
       });
-      const raw = await upstreamJson<unknown>({
+      return upstreamJson({
         service: "safe-tx-service",
         url: `${base}/api/v2/safes/${getAddress(safe)}/multisig-transactions/?${q}`,
         headers,
         timeoutMs: p.timeoutMs,
         retries: 0,
+        schema: Page(MultisigTransaction),
       });
-      const parsed = Page(MultisigTransaction).safeParse(raw);
-      if (!parsed.success) {
-        throw new UpstreamError(
-          "safe-tx-service",
-          "bad_response",
-          "multisig-transactions malformed",
-          {
-            details: parsed.error.issues[0]?.message,
-          },
-        );
-      }
-      return parsed.data;
     },
   };
 }

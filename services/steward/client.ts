@@ -1,14 +1,10 @@
+import { z } from "zod";
 import { upstreamJson } from "../http.ts";
-import type {
-  Policy,
-  PolicyVersion,
-  ReplacePolicyBody,
-  SendTransactionBody,
-  SendTransactionResult,
-  SignMessageResult,
-  SignPerpsBody,
-  SignPerpsResult,
-  Wallet,
+import {
+  StewardAnswers as A,
+  type ReplacePolicyBody,
+  type SendTransactionBody,
+  type SignPerpsBody,
 } from "./protocol.ts";
 
 export type StewardClientParameters = { url: string; apiKey: string; timeoutMs: number };
@@ -23,39 +19,50 @@ export type StewardClientParameters = { url: string; apiKey: string; timeoutMs: 
  * const wallet = await steward.provisionWallet({ agentId });
  */
 export function createStewardClient(p: StewardClientParameters) {
-  const call = <T>(method: "GET" | "POST" | "PUT", path: string, json?: unknown) =>
-    upstreamJson<T>({
+  const call = <S extends z.ZodType>(
+    schema: S,
+    method: "GET" | "POST" | "PUT",
+    path: string,
+    json?: unknown,
+  ) =>
+    upstreamJson({
       service: "steward",
       url: `${p.url}${path}`,
       method,
       json,
       headers: { authorization: `Bearer ${p.apiKey}` },
       timeoutMs: p.timeoutMs,
+      schema,
     });
   return {
     /** Idempotent per agent: a second call returns the wallet the first one made. */
-    provisionWallet: (a: { agentId: string }) => call<Wallet>("POST", "/v1/wallets", a),
-    getWallet: (walletId: string) => call<Wallet>("GET", `/v1/wallets/${walletId}`),
+    provisionWallet: (a: { agentId: string }) => call(A.Wallet, "POST", "/v1/wallets", a),
+    getWallet: (walletId: string) => call(A.Wallet, "GET", `/v1/wallets/${walletId}`),
     /** Runs the policy chain, signs and broadcasts; the same idempotencyKey gives the same hash. */
     sendTransaction: (walletId: string, tx: SendTransactionBody) =>
-      call<SendTransactionResult>("POST", `/v1/wallets/${walletId}/transactions`, tx),
+      call(A.SendTransactionResult, "POST", `/v1/wallets/${walletId}/transactions`, tx),
     /** EIP-191 personal_sign of a UTF-8 message. */
     signMessage: (walletId: string, message: string) =>
-      call<SignMessageResult>("POST", `/v1/wallets/${walletId}/sign-message`, { message }),
+      call(A.SignMessageResult, "POST", `/v1/wallets/${walletId}/sign-message`, { message }),
     /** The active policy version. */
-    getPolicy: (walletId: string) => call<Policy>("GET", `/v1/wallets/${walletId}/policy`),
+    getPolicy: (walletId: string) => call(A.PolicyVersion, "GET", `/v1/wallets/${walletId}/policy`),
     /** Every version, newest first. */
     listPolicyVersions: (walletId: string) =>
-      call<{ versions: PolicyVersion[] }>("GET", `/v1/wallets/${walletId}/policy/versions`),
+      call(
+        z.looseObject({ versions: z.array(A.PolicyVersion) }),
+        "GET",
+        `/v1/wallets/${walletId}/policy/versions`,
+      ),
     /** Saves a new policy version; signing calls already running keep the version they began with. */
     replacePolicy: (walletId: string, body: ReplacePolicyBody) =>
-      call<PolicyVersion>("PUT", `/v1/wallets/${walletId}/policy`, body),
+      call(A.PolicyVersion, "PUT", `/v1/wallets/${walletId}/policy`, body),
     /**
      * Runs the policy chain on a venue action (the perps venue's L1 action) and returns the
      * signed `/exchange` body; an action for a venue the signer does not know is refused.
      */
     signVenueAction: (walletId: string, venue: string, body: SignPerpsBody) =>
-      call<SignPerpsResult>(
+      call(
+        A.SignPerpsResult,
         "POST",
         `/v1/wallets/${walletId}/venues/${encodeURIComponent(venue)}/sign`,
         body,

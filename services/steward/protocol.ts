@@ -1,5 +1,11 @@
 import { createHmac } from "node:crypto";
-import type { PolicyActor, PolicyRulesInput, PolicyVersion } from "../../lib/policy/model.ts";
+import { z } from "zod";
+import {
+  type PolicyActor,
+  PolicyRules,
+  type PolicyRulesInput,
+  type PolicyVersion,
+} from "../../lib/policy/model.ts";
 
 /** Wire types of the steward signer API (v1), shared by the client and the stand-in. */
 export type Wallet = { walletId: string; agentId: string; address: `0x${string}` };
@@ -68,3 +74,44 @@ export function signWebhook(secret: string, body: string, t: number = Date.now()
   const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
   return `t=${t},v1=${v1}`;
 }
+
+// The answers the client reads, checked field by field (services/http.ts parseUpstream): an
+// answer that does not match is an error, never a value the saga or the API would use.
+const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<`0x${string}`>;
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<`0x${string}`>;
+
+/** Schemas of the signer's answers, by the type they check. */
+export const StewardAnswers = {
+  Wallet: z.looseObject({
+    walletId: z.string().min(1),
+    agentId: z.string().min(1),
+    address: Address,
+  }) satisfies z.ZodType<Wallet>,
+  SendTransactionResult: z.looseObject({
+    txHash: Hash,
+    policyId: z.string(),
+    version: z.number().int().optional(),
+  }) satisfies z.ZodType<SendTransactionResult>,
+  SignMessageResult: z.looseObject({
+    signature: Hex,
+    policyId: z.string(),
+  }) satisfies z.ZodType<SignMessageResult>,
+  PolicyVersion: z.looseObject({
+    policyId: z.string(),
+    version: z.number().int().min(1),
+    rules: PolicyRules,
+    createdAt: z.string(),
+    createdBy: z.object({ kind: z.enum(["agent", "operator", "signer"]), id: z.string() }),
+  }) satisfies z.ZodType<PolicyVersion, unknown>,
+  SignPerpsResult: z.looseObject({
+    exchange: z.object({
+      action: z.record(z.string(), z.unknown()),
+      nonce: z.number().int(),
+      signature: z.object({ r: Hash, s: Hash, v: z.number().int() }),
+      vaultAddress: z.null(),
+    }),
+    policyId: z.string(),
+    version: z.number().int(),
+  }) satisfies z.ZodType<SignPerpsResult>,
+};

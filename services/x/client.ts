@@ -1,11 +1,6 @@
-import { UpstreamError, upstreamJson } from "../http.ts";
-import {
-  X_PATHS,
-  type XPost,
-  type XTimeline,
-  type XUser,
-  type XUserWithMetrics,
-} from "./protocol.ts";
+import type { z } from "zod";
+import { parseUpstream, UpstreamError, upstreamJson } from "../http.ts";
+import { X_PATHS, XAnswers } from "./protocol.ts";
 
 export type XClientParameters = { apiUrl: string; timeoutMs: number };
 
@@ -21,20 +16,18 @@ export function createXClient(p: XClientParameters) {
   const base = p.apiUrl.replace(/\/$/, "");
   return {
     me: async (accessToken: string) => {
-      const r = await upstreamJson<{ data?: XUser }>({
+      const r = await upstreamJson({
         service: "x",
         url: `${base}${X_PATHS.me}?user.fields=profile_image_url`,
         headers: { authorization: `Bearer ${accessToken}` },
         timeoutMs: p.timeoutMs,
+        schema: XAnswers.me,
       });
-      if (!r.data?.id || !r.data.username) {
-        throw new UpstreamError("x", "bad_response", "users/me answered without a user");
-      }
       return r.data;
     },
     /** Posting is not idempotent at X: no retries, so a timeout never posts twice by us. */
     post: async (accessToken: string, text: string) => {
-      const r = await upstreamJson<{ data?: XPost }>({
+      const r = await upstreamJson({
         service: "x",
         url: `${base}${X_PATHS.tweets}`,
         method: "POST",
@@ -42,9 +35,8 @@ export function createXClient(p: XClientParameters) {
         headers: { authorization: `Bearer ${accessToken}` },
         timeoutMs: p.timeoutMs,
         retries: 0,
+        schema: XAnswers.post,
       });
-      if (!r.data?.id)
-        throw new UpstreamError("x", "bad_response", "tweets answered without an id");
       return r.data;
     },
   };
@@ -65,7 +57,11 @@ export type XReadClientParameters = { apiUrl: string; bearerToken: string; timeo
  */
 export function createXReadClient(p: XReadClientParameters) {
   const base = p.apiUrl.replace(/\/$/, "");
-  const get = async <T>(path: string, query: Record<string, string | undefined>): Promise<T> => {
+  const get = async <S extends z.ZodType>(
+    path: string,
+    query: Record<string, string | undefined>,
+    schema: S,
+  ): Promise<z.output<S>> => {
     const url = new URL(`${base}${path}`);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
     let res: Response;
@@ -93,33 +89,37 @@ export function createXReadClient(p: XReadClientParameters) {
         details: text.slice(0, 300),
       });
     }
+    let json: unknown;
     try {
-      return JSON.parse(text) as T;
+      json = JSON.parse(text);
     } catch (error) {
       throw new UpstreamError("x", "bad_response", "answered with non-JSON", { cause: error });
     }
+    return parseUpstream("x", schema, json, url.pathname, res.status);
   };
   return {
     userByUsername: async (username: string) => {
-      const r = await get<{ data?: XUserWithMetrics }>(
+      const r = await get(
         `${X_PATHS.userByUsername}/${encodeURIComponent(username)}`,
         { "user.fields": "public_metrics" },
+        XAnswers.userByUsername,
       );
-      if (!r.data?.id || typeof r.data.public_metrics?.followers_count !== "number") {
-        throw new UpstreamError("x", "bad_response", "users/by/username answered without a user");
-      }
       return r.data;
     },
     userTweets: (
       id: string,
       o: { sinceId?: string; paginationToken?: string; maxResults: number },
     ) =>
-      get<XTimeline>(X_PATHS.userTweets(id), {
-        since_id: o.sinceId,
-        pagination_token: o.paginationToken,
-        max_results: String(o.maxResults),
-        "tweet.fields": "created_at,referenced_tweets,public_metrics,author_id",
-      }),
+      get(
+        X_PATHS.userTweets(id),
+        {
+          since_id: o.sinceId,
+          pagination_token: o.paginationToken,
+          max_results: String(o.maxResults),
+          "tweet.fields": "created_at,referenced_tweets,public_metrics,author_id",
+        },
+        XAnswers.userTweets,
+      ),
   };
 }
 

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Paths of X's OAuth 2.0 and API v2 that the service uses (PROTOCOLS.md section 3). */
 export const X_PATHS = {
   /** On the web host (x.com). */
@@ -53,3 +55,59 @@ export type XTimeline = {
 
 /** X's per-window limits (15 min) of the endpoints the service reads, per app token. */
 export const X_RATE_LIMITS = { windowSeconds: 900, userByUsername: 300, userTweets: 10_000 };
+
+// The answers the clients read, checked (services/http.ts parseUpstream): a post or a profile
+// that does not match never reaches the database.
+const XUserSchema = z.looseObject({
+  id: z.string().min(1),
+  username: z.string().min(1),
+  name: z.string(),
+  profile_image_url: z.string().optional(),
+});
+const XPostSchema = z.looseObject({
+  id: z.string().min(1),
+  text: z.string(),
+  edit_history_tweet_ids: z.array(z.string()).optional(),
+});
+
+/** Schemas of X's answers, by endpoint. */
+export const XAnswers = {
+  me: z.looseObject({ data: XUserSchema }),
+  post: z.looseObject({ data: XPostSchema }),
+  userByUsername: z.looseObject({
+    data: XUserSchema.extend({
+      public_metrics: z.looseObject({
+        followers_count: z.number().int().min(0),
+        following_count: z.number().int().min(0),
+        tweet_count: z.number().int().min(0),
+        listed_count: z.number().int().min(0),
+        like_count: z.number().int().min(0).optional(),
+      }),
+    }),
+  }),
+  userTweets: z.looseObject({
+    data: z
+      .array(
+        XPostSchema.extend({
+          created_at: z.string().optional(),
+          author_id: z.string().optional(),
+          referenced_tweets: z
+            .array(
+              z.looseObject({
+                type: z.enum(["retweeted", "quoted", "replied_to"]),
+                id: z.string(),
+              }),
+            )
+            .optional(),
+          public_metrics: z.record(z.string(), z.number()).optional(),
+        }),
+      )
+      .optional(),
+    meta: z.looseObject({
+      result_count: z.number().int().min(0),
+      newest_id: z.string().optional(),
+      oldest_id: z.string().optional(),
+      next_token: z.string().optional(),
+    }),
+  }) satisfies z.ZodType<XTimeline>,
+};

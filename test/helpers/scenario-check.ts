@@ -231,6 +231,9 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
   }
 
   // Holders and token state.
+  const created = new Set(
+    (await logs(c.tokenManager2, "TokenCreate", tokenManager2Abi)).map((l) => lc(l.args.token)),
+  );
   const holderRows = await q("holder");
   for (const [token, t] of tokens) {
     const row = tokenRows.get(token);
@@ -273,6 +276,13 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
       );
     }
     if (t.vault) continue;
+    if (!created.has(token)) {
+      // Registered, never created (a launch that stopped between its two transactions): the
+      // index keeps the registration alone.
+      eq(`token ${token} status`, row.status, "registered");
+      eq(`token ${token} createdBlock`, row.created_block, null);
+      continue;
+    }
     const info = await client.readContract({
       address: c.tokenManager2,
       abi: tokenManager2Abi,

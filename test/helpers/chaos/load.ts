@@ -48,8 +48,9 @@ export async function call(
       count(String(res.status));
       const retryAfter = res.headers.get("retry-after");
       const launch = path === "/v2/agents/launch";
+      // 503 only with Retry-After (a dependency down); 502 LAUNCHPAD_ERROR is the launch's own.
       const documented =
-        (res.status === 503 && (retryAfter !== null || launch)) || (res.status === 502 && launch);
+        (res.status === 503 && retryAfter !== null) || (res.status === 502 && launch);
       if (res.status >= 500 && !documented)
         stats.unexpected5xx.push(
           `${init.method ?? "GET"} ${path} ${res.status} ${text.slice(0, 200)}`,

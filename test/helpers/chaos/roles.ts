@@ -2,7 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../../../lib/net.ts";
-import { embeddedPostgresUrl } from "../../../lib/postgres/embedded.ts";
+import {
+  embeddedPostgresUrl,
+  type StartEmbeddedPostgresReturnType,
+  startEmbeddedPostgres,
+} from "../../../lib/postgres/embedded.ts";
 import { cleanEnv, ROOT, type Stack, waitFor } from "../cli.ts";
 import { rolePid } from "../launch.ts";
 
@@ -14,7 +18,8 @@ export const SUPERVISED_ROLES = ["worker", "indexer", "steward", "launchpad-api"
 
 export type ChaosAction =
   | { kind: "kill"; role: (typeof SUPERVISED_ROLES)[number] | "api-2" }
-  | { kind: "pause-rpc"; ms: number };
+  | { kind: "pause-rpc"; ms: number }
+  | { kind: "restart-postgres"; downMs: number };
 
 /**
  * A second `launchpad api` beside the supervisor's, on the stack's database and chain: the
@@ -65,14 +70,52 @@ export function anvilPid(dataDir: string): number {
   return Number(readFileSync(join(dataDir, "run", "anvil.pid"), "utf8"));
 }
 
+/** True while `pid` is a live process. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Carries out one chaos action: SIGKILL of a supervised role (the supervisor restarts it), or
- * the RPC paused (SIGSTOP of anvil) for `ms`, longer than the upstream timeout, then resumed.
+ * Restarts the stack's embedded Postgres as an operator (or a managed database's failover)
+ * would: a fast shutdown (every connection dropped, open transactions rolled back), `downMs`
+ * with nothing listening, then the same cluster on the same port. Every role must ride it out.
+ * The new server belongs to the caller, who stops it after the stack.
+ */
+export async function restartPostgres(
+  dataDir: string,
+  downMs: number,
+): Promise<StartEmbeddedPostgresReturnType> {
+  const pid = Number(readFileSync(join(dataDir, "run", "postgres.pid"), "utf8"));
+  process.kill(pid, "SIGINT");
+  await waitFor("postgres stopped", async () => (alive(pid) ? undefined : true), 60_000);
+  await new Promise((r) => setTimeout(r, downMs));
+  return startEmbeddedPostgres({ dataDir });
+}
+
+/**
+ * Carries out one chaos action: SIGKILL of a supervised role (the supervisor restarts it),
+ * the RPC paused (SIGSTOP of anvil) for `ms`, longer than the upstream timeout, then resumed,
+ * or Postgres restarted (`onPostgres` receives the new server).
  */
 export async function act(
   a: ChaosAction,
-  o: { stack: Stack; dataDir: string; api2: Awaited<ReturnType<typeof secondApi>> },
+  o: {
+    stack: Stack;
+    dataDir: string;
+    api2: Awaited<ReturnType<typeof secondApi>>;
+    onPostgres: (pg: StartEmbeddedPostgresReturnType) => void;
+  },
 ): Promise<string> {
+  if (a.kind === "restart-postgres") {
+    const started = Date.now();
+    o.onPostgres(await restartPostgres(o.dataDir, a.downMs));
+    return `restarted Postgres (up again in ${Date.now() - started} ms)`;
+  }
   if (a.kind === "pause-rpc") {
     const pid = anvilPid(o.dataDir);
     process.kill(pid, "SIGSTOP");

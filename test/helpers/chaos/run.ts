@@ -35,6 +35,8 @@ export type ChaosReport = {
 
 /** Upstream timeout of the chaos stack; the RPC pause is longer than it. */
 const UPSTREAM_TIMEOUT_MS = 1_500;
+/** How long Postgres stays down when chaos restarts it (after its fast shutdown). */
+const POSTGRES_DOWN_MS = 3_000;
 /** Time everything gets to settle once the load and the kills stop. */
 const SETTLE_MS = 180_000;
 
@@ -62,6 +64,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
   let stack: Stack | undefined;
   let api2: Awaited<ReturnType<typeof secondApi>> | undefined;
+  // The Postgres chaos started again: the supervisor no longer owns it, so it is stopped here.
+  let restartedPg: { stop: () => Promise<void> } | undefined;
   const sql = () => stackSql(dataDir);
   try {
     stack = await startStack(env);
@@ -92,6 +96,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     o.log(`chaos: stack up, ${agents.length} agents, two API processes, load for ${o.loadMs} ms`);
 
     const until = Date.now() + o.loadMs;
+    // The load runs for loadMs, and on until every kind of action has happened once (a slow
+    // machine must not end a short run before Postgres was restarted or the RPC paused).
+    let firstRoundDone = false;
+    const loading = () => Date.now() < until || !firstRoundDone;
     const actions: string[] = [];
     const launched = new Map<string, string>(); // agentId -> token address
     const webhooksAccepted = new Set<string>();
@@ -99,7 +107,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     const launchLoop = async (a: { agentId: string; apiKey: string }, i: number) => {
       const body = launchBody(a, info.sampleImageUrl, { ticker: `CH${i}`, name: `Chaos ${i}` });
       for (let attempt = 0; !launched.has(a.agentId); attempt++) {
-        if (Date.now() > until + SETTLE_MS) return;
+        if (!loading() && Date.now() > until + SETTLE_MS) return;
         const r = await call(
           apis,
           stats,
@@ -118,7 +126,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         );
         const data = r?.body.data as { tokenAddress?: string } | undefined;
         if (r?.status === 200 && data?.tokenAddress) launched.set(a.agentId, data.tokenAddress);
-        else if (r && r.status < 500 && r.status !== 409 && r.status !== 429)
+        else if (
+          r &&
+          r.status < 500 &&
+          r.status !== 409 &&
+          r.status !== 429 &&
+          // The sample image is served by the launchpad-api stand-in, one of the roles killed.
+          r.body.code !== "IMAGE_UNREACHABLE"
+        )
           throw new Error(`launch refused: ${r.status} ${JSON.stringify(r.body)}`);
         else
           await new Promise((r) =>
@@ -128,7 +143,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     };
     let webhookSeq = 0;
     const webhookLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const a = agents[Math.floor(random() * agents.length)] as { agentId: string };
         const id = `chaos-${o.seed}-${webhookSeq++}`;
         // A sender retries until it gets a 2xx; a tenth are sent twice on purpose.
@@ -150,7 +165,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       }
     };
     const readLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const tokens = [...launched.values()];
         const t = tokens[Math.floor(random() * tokens.length)];
         const paths = ["/health", "/v2/agents", "/tokens", "/v2/launches", "/v2/indexer/status"];
@@ -168,7 +183,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       transport: http(rpc, { timeout: 10_000, retryCount: 0 }),
     });
     const tradeLoop = async () => {
-      while (Date.now() < until) {
+      while (loading()) {
         const tokens = [...launched.values()];
         const t = tokens[Math.floor(random() * tokens.length)];
         if (!t) {
@@ -199,14 +214,28 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         { kind: "kill", role: "api-2" },
         { kind: "pause-rpc", ms: UPSTREAM_TIMEOUT_MS + 1_500 },
       ];
+      // Postgres is restarted once (in the first round of the deck).
+      const once: ChaosAction[] = [{ kind: "restart-postgres", downMs: POSTGRES_DOWN_MS }];
       // Dealt from a shuffled deck: every kind of action happens once before any repeats.
       let deck: ChaosAction[] = [];
-      while (Date.now() < until) {
+      while (loading()) {
         await new Promise((r) => setTimeout(r, o.actionEveryMs * (0.5 + random())));
-        if (Date.now() >= until) break;
-        if (deck.length === 0) deck = [...choices].sort(() => random() - 0.5);
+        if (!loading()) break;
+        if (deck.length === 0) {
+          if (actions.length > 0) firstRoundDone = true;
+          if (Date.now() >= until) break;
+          deck = [...choices, ...once].sort(() => random() - 0.5);
+          once.length = 0;
+        }
         const a = deck.pop() as ChaosAction;
-        const done = await act(a, { stack: s, dataDir, api2: a2 });
+        const done = await act(a, {
+          stack: s,
+          dataDir,
+          api2: a2,
+          onPostgres: (pg) => {
+            restartedPg = pg;
+          },
+        });
         actions.push(done);
         o.log(`chaos: ${done}`);
       }
@@ -242,6 +271,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   } finally {
     await api2?.kill();
     await stack?.cleanup();
+    await restartedPg?.stop();
   }
 }
 
@@ -270,6 +300,10 @@ async function verify(p: {
         .then(() => rolesBack.push(role))
         .catch(() => problems.push(`${role} did not come back`));
     }
+    // Postgres answers again (chaos restarted it once).
+    await waitFor("postgres back", async () => ((await sql`select 1`) ? true : undefined), 60_000)
+      .then(() => rolesBack.push("postgres"))
+      .catch(() => problems.push("postgres did not come back"));
     for (const api of p.apis) {
       const ok = await waitFor(
         `${api} healthy`,
