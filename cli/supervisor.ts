@@ -250,6 +250,17 @@ function banner(config: Config, databaseUrl: string): string {
     ["API", config.apiUrl],
     ["WebSocket", config.wsUrl],
     ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
+    ...(config.devnet
+      ? [
+          [
+            "Arbitrum",
+            `http://${config.DEVNET_HOST}:${config.ARBITRUM_DEVNET_PORT} (devnet, chain id 42161, USDC)`,
+          ] as [string, string],
+        ]
+      : config.ARBITRUM_RPC_URL
+        ? // The origin only: hosted RPC URLs carry their API key in the path.
+          [["Arbitrum", new URL(config.ARBITRUM_RPC_URL).origin] as [string, string]]
+        : []),
     ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
     ["Steward", config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT} (local stand-in)`],

@@ -9,11 +9,9 @@ import {
 } from "viem";
 import { ARBITRUM_CHAIN_ID } from "../lib/arbitrum.ts";
 import { viemChain } from "../lib/chain.ts";
-import { loadConfig } from "../lib/config.ts";
-import { createSql } from "../lib/db/client.ts";
-import { resolveDatabaseUrl } from "../lib/db/url.ts";
 import { devnetAccounts } from "./accounts.ts";
 import { readArbitrumRecord } from "./arbitrum.ts";
+import { newestDepositAddress } from "./launched-agents.ts";
 
 type Address = `0x${string}`;
 
@@ -96,26 +94,4 @@ export async function seedArbitrum(p: SeedArbitrumParameters): Promise<Address |
     `arbitrum: ${ARBITRUM_SEED_USDC.minted} USDC to ${address}, ${ARBITRUM_SEED_USDC.deposited} of it to the perps bridge ${record.bridge}`,
   );
   return address;
-}
-
-async function newestDepositAddress(dataDir: string): Promise<Address | undefined> {
-  const config = loadConfig({ ...process.env, LAUNCHPAD_DATA_DIR: dataDir });
-  const sql = createSql(resolveDatabaseUrl(config), { max: 1, appName: "launchpad-seed" });
-  try {
-    const [perps] = await sql<{ address: Address }[]>`
-      select lower(w.address) as address from app.agent_wallets w
-      join app.agents a using (agent_id)
-      where w.role = 'perps' order by a.launched_at desc nulls last, w.created_at desc limit 1`;
-    if (perps) return perps.address;
-    const [row] = await sql<{ address: Address }[]>`
-      select lower(wallet_address) as address from app.agents
-      where wallet_address is not null order by launched_at desc nulls last limit 1`;
-    return row?.address;
-  } catch (error) {
-    // No database or no views yet: nothing to seed for.
-    if ((error as { code?: string }).code === "42P01") return undefined;
-    throw error;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
 }

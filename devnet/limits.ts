@@ -1,5 +1,7 @@
 /** Every limit and interval of the local devnet (anvil and its state file), in one place. */
 export const DEVNET_LIMITS = {
+  /** `devnet seed` trades the tokens of at most this many API-launched agents (the newest). */
+  seedLaunchedTokens: 5,
   /**
    * How often the devnet writes its state file while it runs. A hard kill (SIGKILL, power
    * loss) loses at most the blocks of this interval; a clean stop writes the file last.

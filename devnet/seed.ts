@@ -1,6 +1,7 @@
 import { createPublicClient, http } from "viem";
 import { seedArbitrum } from "./arbitrum-seed.ts";
 import { isLive } from "./deploy.ts";
+import { launchedTokens } from "./launched-agents.ts";
 import { readDeploymentRecord } from "./record.ts";
 import { type RunStorylineReturnType, runStoryline } from "./storyline/run.ts";
 
@@ -36,6 +37,13 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
       cause: new Error(`deploy first (start the devnet); data dir ${p.dataDir}`),
     });
   }
+  // The agents launched through the API trade too, so their pages come alive with the rest.
+  const launched = await launchedTokens(p.dataDir).catch((error: unknown) => {
+    p.log?.(
+      `could not read the launched agents (${String(error)}): trading the story's tokens only`,
+    );
+    return [];
+  });
   const story = await runStoryline({
     rpcUrl: p.rpcUrl,
     record,
@@ -48,8 +56,11 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
     parallel: true,
     safeTreasury: true,
     unregistered: false,
+    alsoTrade: launched,
     log: p.log,
   });
+  if (launched.length > 0)
+    p.log?.(`traded the launched agents' tokens too: ${launched.join(", ")}`);
   await seedArbitrum({ dataDir: p.dataDir, log: p.log });
   return story;
 }

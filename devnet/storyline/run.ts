@@ -29,6 +29,8 @@ export type RunStorylineParameters = {
   unregistered: boolean;
   /** A BNB/USD answer (8 decimals) the feed updater pushes at the end, if any. */
   bnbUsdAnswer?: bigint;
+  /** Tokens made elsewhere (agents launched through the API) that the curve trades include. */
+  alsoTrade?: Address[];
   log?: (msg: string) => void;
 };
 
@@ -94,7 +96,7 @@ export async function runStoryline(p: RunStorylineParameters): Promise<RunStoryl
   const curve = tokens.length > 1 ? tokens.slice(1) : tokens;
   const trades = await curveTrades(world, {
     traders,
-    tokens: unregistered ? [...curve, unregistered] : curve,
+    tokens: [...curve, ...(unregistered ? [unregistered] : []), ...(p.alsoTrade ?? [])],
     // Now and then into an agent's wallet (the first creator's).
     recipients: [creators[0] as LocalAccount, ...traders].map((a) => a.address),
     count: p.trades,

@@ -68,8 +68,11 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
   "commit.pushed": (d) =>
     `Pushed ${s(d.sha).slice(0, 7)} to ${s(d.repo)}: ${s(d.message).split("\n")[0]}`,
   "tweet.posted": (d) => `Posted: ${s(d.text).slice(0, 140)}`,
+  // Same chain on both ends: USDC arriving on Arbitrum from an address there, not a bridge.
   "bridge.completed": (d) =>
-    `Bridged ${s(d.amount)} ${s(d.asset)} from ${s(d.fromChain)} to ${s(d.toChain)}`,
+    d.fromChain && d.fromChain === d.toChain
+      ? `Received ${s(d.amount)} ${s(d.asset)} on ${s(d.toChain)} from ${short(d.from)}`
+      : `Bridged ${s(d.amount)} ${s(d.asset)} from ${s(d.fromChain)} to ${s(d.toChain)}`,
   "trade.open": (d) =>
     d.size
       ? `Opened a ${s(d.side)} of ${s(d.size)} ${s(d.market)} at ${s(d.price)}`
