@@ -8,9 +8,17 @@ export const SUPERVISOR_LIMITS = {
   readyTimeoutMs: 120_000,
   /** Time each child gets to exit after SIGTERM before SIGKILL. */
   stopTimeoutMs: 15_000,
-  /** A restartable role may restart this many times within the window, then the start fails. */
+  /**
+   * A restartable role is restarted at once this many times within the window. Past that, a
+   * start in progress fails, and a running service restarts it after a back-off
+   * (cli/restart-policy.ts).
+   */
   maxRestarts: 3,
   restartWindowMs: 60_000,
+  /** The first back-off past `maxRestarts`; it doubles with each further restart in the window. */
+  backoffFirstMs: 1_000,
+  /** The longest back-off: a role whose dependency is down is tried this often, for ever. */
+  backoffMaxMs: 30_000,
 } as const;
 
 /** The supervisor's watchdog over the indexer role (cli/watchdog.ts). */
@@ -23,6 +31,12 @@ export const WATCHDOG_LIMITS = {
    * about two minutes by itself (lib/indexer/transport.ts); this catches what it never recovers.
    */
   stallMs: 60_000,
+  /**
+   * A (re)started indexer role must report within this long. Ponder's boot (build, schema,
+   * the catch-up after a restart) takes tens of seconds on a loaded machine; judging it by
+   * `stallMs` restarted it in a loop until the supervisor gave up.
+   */
+  bootGraceMs: 180_000,
 } as const;
 
 /** Intervals of the indexer and reindex commands. */

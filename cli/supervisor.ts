@@ -7,6 +7,7 @@ import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { SUPERVISOR_LIMITS } from "./limits.ts";
+import { restartDecision } from "./restart-policy.ts";
 import { startIndexerWatchdog } from "./watchdog.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
@@ -124,6 +125,8 @@ export async function runSupervisor(config: Config): Promise<void> {
     if (stopping) return;
 
     const env = { ...process.env, DATABASE_URL: databaseUrl, LAUNCHPAD_DATA_DIR: config.dataDir };
+    let started = false;
+    let watchdog: ReturnType<typeof startIndexerWatchdog> | undefined;
     const launch = (role: Role, restarts: number[] = []) => {
       // Own process group: Ctrl-C reaches only the supervisor, which stops roles in order.
       const child = spawn(process.execPath, [BIN, role], {
@@ -132,6 +135,8 @@ export async function runSupervisor(config: Config): Promise<void> {
         detached: true,
       });
       const m: Managed = { role, child, tail: [], restarts };
+      // Every (re)start of the indexer gets the watchdog's boot grace.
+      if (role === "indexer") watchdog?.reset();
       const onLine = (line: string) => {
         m.tail.push(line);
         if (m.tail.length > SUPERVISOR_LIMITS.tailLines) m.tail.shift();
@@ -147,21 +152,36 @@ export async function runSupervisor(config: Config): Promise<void> {
         // process group; two Ponders on one schema corrupt the index. End the group first.
         killGroup(child.pid);
         if (stopping) return;
-        const restartable = ROLES.find((r) => r.role === role)?.restartable;
-        const now = Date.now();
-        const recent = m.restarts.filter((t) => now - t < SUPERVISOR_LIMITS.restartWindowMs);
-        // Crash tests (test mode only) kill the worker more often than a real failure would.
-        const maxRestarts =
-          config.LAUNCHPAD_ENV === "test" && process.env.LAUNCHPAD_TEST_MAX_RESTARTS
-            ? Number(process.env.LAUNCHPAD_TEST_MAX_RESTARTS)
-            : SUPERVISOR_LIMITS.maxRestarts;
-        if (restartable && recent.length < maxRestarts) {
-          say("launchpad", `${role} exited (${signal ?? `code ${code}`}); restarting`);
-          launch(role, [...recent, now]);
+        const decision = restartDecision({
+          restartable: ROLES.find((r) => r.role === role)?.restartable ?? false,
+          started,
+          restarts: m.restarts,
+          now: Date.now(),
+          // Crash tests (test mode only) kill the worker more often than a real failure would.
+          maxRestarts:
+            config.LAUNCHPAD_ENV === "test" && process.env.LAUNCHPAD_TEST_MAX_RESTARTS
+              ? Number(process.env.LAUNCHPAD_TEST_MAX_RESTARTS)
+              : undefined,
+        });
+        const how = signal ?? `code ${code}`;
+        if (decision.action === "restart") {
+          const { delayMs, recent } = decision;
+          if (delayMs === 0) {
+            say("launchpad", `${role} exited (${how}); restarting`);
+            launch(role, recent);
+            return;
+          }
+          say(
+            "launchpad",
+            `${role} exited (${how}), ${recent.length} times within a minute; restarting in ${delayMs / 1000} s`,
+          );
+          setTimeout(() => {
+            if (!stopping) launch(role, recent);
+          }, delayMs);
           return;
         }
         process.stderr.write(
-          `\n[launchpad] ${role} exited (${signal ?? `code ${code}`}); the service cannot run without it. Its last lines:\n${m.tail.map((l) => `  ${l}`).join("\n")}\n\n`,
+          `\n[launchpad] ${role} exited (${how}); ${decision.reason}. Its last lines:\n${m.tail.map((l) => `  ${l}`).join("\n")}\n\n`,
         );
         void shutdown(1);
       });
@@ -173,7 +193,8 @@ export async function runSupervisor(config: Config): Promise<void> {
     await waitForReady(ready, roles, () => stopping);
     if (stopping) return;
     // Watchdog: Ponder that stopped indexing while the RPC answers gets its role restarted.
-    const watchdog = startIndexerWatchdog({
+    started = true;
+    watchdog = startIndexerWatchdog({
       databaseUrl,
       // Crash tests (test mode only) shorten the wait.
       stallMs:

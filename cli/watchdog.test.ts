@@ -61,8 +61,23 @@ describe("indexerStall", () => {
     );
     expect(indexerStall(silent, now, now - 30_000, 60_000)).toBeUndefined();
     expect(indexerStall(undefined, now, now - 30_000, 60_000)).toBeUndefined();
-    expect(indexerStall(undefined, now, watching, 60_000)).toBe(
-      "the indexer has not reported for 120 s",
+  });
+
+  it("gives a booting role its boot grace, and does not count a report from before its start", () => {
+    // Restarted 120 s ago, past the stall window but within the boot grace: Ponder is booting.
+    const before = report({ at: T0 - 1_000, indexed: 5, head: 9, advancedAt: T0, headMovedAt: T0 });
+    expect(indexerStall(before, now, watching, 60_000, 180_000)).toBeUndefined();
+    expect(indexerStall(undefined, now, watching, 60_000, 180_000)).toBeUndefined();
+    // Past the boot grace with no report since the start: the role hangs in its boot.
+    const later = now + 61_000;
+    expect(indexerStall(before, later, watching, 60_000, 180_000)).toBe(
+      "the indexer has not reported for 181 s since it started",
+    );
+    // Its first report ends the grace: from then on the stall window applies.
+    const first = report({ at: now, indexed: 5, head: 9, advancedAt: now, headMovedAt: now });
+    expect(indexerStall(first, now + 1_000, watching, 60_000, 180_000)).toBeUndefined();
+    expect(indexerStall(first, now + 61_000, watching, 60_000, 180_000)).toBe(
+      "the indexer has not reported for 61 s",
     );
   });
 });

@@ -10,7 +10,8 @@ export type IndexerReport = { at: number; progress: IndexerProgress } | undefine
  * Decides whether the indexer role must be restarted, and why: its index has not moved for
  * `stallMs` while it is behind and the head moved within that time (the RPC answers, so
  * Ponder, not the chain, is stuck), or it stopped reporting for `stallMs` (the role hangs).
- * Returns undefined when all is well or when nothing can be told yet.
+ * A role (re)started at `startedAt` is judged only once it has reported since; until then it
+ * has `bootGraceMs` to do so. Returns undefined when all is well or nothing can be told yet.
  *
  * @example
  * indexerStall(report, Date.now(), startedAt); // "index stuck at block 2055 for 61 s while the head moved to 2505"
@@ -18,19 +19,21 @@ export type IndexerReport = { at: number; progress: IndexerProgress } | undefine
 export function indexerStall(
   report: IndexerReport,
   now: number,
-  watchingSince: number,
+  startedAt: number,
   stallMs: number = WATCHDOG_LIMITS.stallMs,
+  bootGraceMs: number = WATCHDOG_LIMITS.bootGraceMs,
 ): string | undefined {
-  if (!report) {
-    return now - watchingSince > stallMs
-      ? `the indexer has not reported for ${Math.round((now - watchingSince) / 1000)} s`
+  if (!report || report.at < startedAt) {
+    const booting = now - startedAt;
+    return booting > Math.max(bootGraceMs, stallMs)
+      ? `the indexer has not reported for ${Math.round(booting / 1000)} s since it started`
       : undefined;
   }
-  const silent = now - Math.max(report.at, watchingSince);
+  const silent = now - report.at;
   if (silent > stallMs) return `the indexer has not reported for ${Math.round(silent / 1000)} s`;
   const p = report.progress;
   if (p.indexedBlock === null || p.headBlock === null || p.headBlock <= p.indexedBlock) return;
-  const stuck = now - Math.max(Date.parse(p.advancedAt), watchingSince);
+  const stuck = now - Math.max(Date.parse(p.advancedAt), startedAt);
   const headMoved = p.headMovedAt !== null && now - Date.parse(p.headMovedAt) < stallMs;
   if (stuck > stallMs && headMoved) {
     return `the index is stuck at block ${p.indexedBlock} for ${Math.round(stuck / 1000)} s while the RPC answers and the head moved to ${p.headBlock}`;
@@ -40,8 +43,9 @@ export function indexerStall(
 
 /**
  * The supervisor's watchdog over the indexer role: every `checkEveryMs` reads the role's
- * heartbeat and calls `restart` with the reason when `indexerStall` finds one. After a restart
- * it waits a full `stallMs` before judging again.
+ * heartbeat and calls `restart` with the reason when `indexerStall` finds one. The supervisor
+ * calls `reset` whenever it (re)starts the role, for whatever reason, so each start gets its
+ * boot grace.
  */
 export function startIndexerWatchdog(p: {
   databaseUrl: string;
@@ -50,7 +54,7 @@ export function startIndexerWatchdog(p: {
   stallMs?: number;
 }) {
   const sql = createSql(p.databaseUrl, { max: 1, appName: "launchpad-watchdog" });
-  let since = Date.now();
+  let startedAt = Date.now();
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
@@ -60,9 +64,9 @@ export function startIndexerWatchdog(p: {
       const report = hb
         ? { at: hb.beatAt.getTime(), progress: hb.detail as IndexerProgress }
         : undefined;
-      const reason = indexerStall(report, Date.now(), since, p.stallMs);
+      const reason = indexerStall(report, Date.now(), startedAt, p.stallMs);
       if (reason) {
-        since = Date.now();
+        startedAt = Date.now();
         p.restart(reason);
       }
     } finally {
@@ -73,7 +77,7 @@ export function startIndexerWatchdog(p: {
   return {
     /** Call when the indexer role (re)starts: its judgement starts over. */
     reset: () => {
-      since = Date.now();
+      startedAt = Date.now();
     },
     stop: async () => {
       clearInterval(timer);

@@ -223,17 +223,43 @@ describe("launchpad start", () => {
     expect(await second.stop("SIGINT")).toBe(0);
   }, 300_000);
 
-  it("fails loudly, with the child's last lines, when the API dies", async () => {
+  it("brings back a role that keeps dying, and fails loudly, with its last lines, when the API dies", async () => {
     const env = await isolatedEnv();
     const stack = await boot(env);
-    const apiPid = await waitFor("the api process", async () => {
-      for (const pid of stack.tree()) {
-        // Postgres backends come and go while we look.
-        const cmd = cmdline(pid);
-        if (cmd.includes("api") && cmd.some((a) => a.endsWith("launchpad.js"))) return pid;
-      }
-      return undefined;
-    });
+    const rolePid = (role: string, not?: number) =>
+      waitFor(`the ${role} process`, async () => {
+        for (const pid of stack.tree()) {
+          // Postgres backends come and go while we look.
+          const cmd = cmdline(pid);
+          if (pid !== not && cmd.includes(role) && cmd.some((a) => a.endsWith("launchpad.js")))
+            return pid;
+        }
+        return undefined;
+      });
+
+    // The web app dies five times within a minute: three restarts at once, then a back-off; the
+    // running stack never gives up on it.
+    let webPid = await rolePid("web");
+    for (let i = 0; i < 5; i++) {
+      process.kill(webPid, "SIGKILL");
+      webPid = await rolePid("web", webPid);
+    }
+    expect(stack.output()).toMatch(/web exited \(SIGKILL\); restarting\n/);
+    expect(stack.output()).toMatch(
+      /web exited \(SIGKILL\), 4 times within a minute; restarting in 1 s/,
+    );
+    expect(stack.output()).toMatch(
+      /web exited \(SIGKILL\), 5 times within a minute; restarting in 2 s/,
+    );
+    const web = `http://127.0.0.1:${env.WEB_PORT}/health`;
+    expect(
+      await waitFor("the web app to answer again", async () =>
+        (await fetch(web).catch(() => undefined))?.ok ? true : undefined,
+      ),
+    ).toBe(true);
+    expect(stack.child.exitCode).toBeNull();
+
+    const apiPid = await rolePid("api");
     const tree = stack.tree();
     process.kill(apiPid, "SIGKILL");
     const code = await new Promise<number | null>((r) => stack.child.once("exit", r));
