@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { pipeLines } from "../lib/lines.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
-import { adoptExitDump, dumpStateSized, exitDumpPath } from "./state-file.ts";
+import { adoptExitDump, dumpStateInChild, exitDumpPath } from "./state-file.ts";
 
 /** Standard test mnemonic; anvil derives accounts 0..9 from it. */
 export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
@@ -200,7 +200,7 @@ function startStateDumps(p: {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running || p.paused()) return;
-    running = dumpStateSized(p.rpcUrl, p.path)
+    running = dumpStateInChild(p.rpcUrl, p.path)
       .then(p.dumped)
       .catch((error: unknown) =>
         p.log?.(`state dump failed (the next one retries): ${String(error)}`),

@@ -1,9 +1,13 @@
+import { execFile } from "node:child_process";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { DEVNET_LIMITS } from "./limits.ts";
 
 const gunzipAsync = promisify(gunzip);
+const execFileAsync = promisify(execFile);
+const CHILD = fileURLToPath(new URL("./state-dump-child.ts", import.meta.url));
 
 /** The parts of anvil's state dump (`SerializableState`) this file touches. */
 type AnvilState = {
@@ -61,6 +65,27 @@ export async function dumpStateSized(
   await writeFile(tmp, text);
   await rename(tmp, path);
   return { bytes: Buffer.byteLength(text), rawBytes: json.length };
+}
+
+/**
+ * `dumpStateSized` in a short-lived child process: the periodic dumps of a devnet that runs for
+ * days, so that the supervisor's memory does not grow with the dumps it parsed.
+ *
+ * @example
+ * const { bytes, rawBytes } = await dumpStateInChild(rpcUrl, ".launchpad/devnet/state.json");
+ */
+export async function dumpStateInChild(
+  rpcUrl: string,
+  path: string,
+  timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
+): Promise<{ bytes: number; rawBytes: number }> {
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [CHILD, rpcUrl, path, String(timeoutMs)],
+    // The child's own timeout covers the RPC; this one covers the process.
+    { timeout: timeoutMs * 2, killSignal: "SIGKILL", maxBuffer: 64 * 1024 },
+  );
+  return JSON.parse(stdout) as { bytes: number; rawBytes: number };
 }
 
 /**
