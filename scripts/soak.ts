@@ -43,6 +43,10 @@ const dataDir = env.LAUNCHPAD_DATA_DIR;
 const statePath = join(dataDir, "devnet", "state.json");
 process.stdout.write(`soak: ${MINUTES} min, data dir ${dataDir}\n`);
 const stack = await startStack(env);
+// Ctrl-C (or a kill) of the soak stops the stack it started, not only the soak.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void stack.stop("SIGINT").finally(() => process.exit(130)));
+}
 const api = stack.apiUrl;
 const rpcUrl = `http://127.0.0.1:${env.DEVNET_PORT}`;
 const record = readDeploymentRecord(dataDir);
