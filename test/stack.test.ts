@@ -206,6 +206,9 @@ describe("launchpad start", () => {
       ),
     ).toEqual(["OLD"]);
     await sql.end();
+    // Live blocks are indexed quietly at the default level: the console is for what matters.
+    expect(first.output()).toMatch(/"msg":"Started live indexing"/);
+    expect(first.output()).not.toMatch(/"msg":"Indexed block"/);
     expect(await first.stop("SIGINT")).toBe(0);
 
     // The chain's state is deleted: the next start makes a new chain (new genesis, same id 56).

@@ -59,9 +59,21 @@ export function spawnPonder(p: SpawnPonderParameters): ChildProcess {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  pipeLines(child.stdout, p.onLine);
-  pipeLines(child.stderr, p.onLine);
+  // Ponder logs every live block at info: two lines a second with both chains, which buried
+  // everything else `npm start` prints. The indexer's heartbeat and status carry its progress.
+  const perBlock = !["debug", "trace"].includes(p.config.LOG_LEVEL);
+  const onLine = (line: string) => {
+    if (perBlock && isPerBlockLine(line)) return;
+    p.onLine(line);
+  };
+  pipeLines(child.stdout, onLine);
+  pipeLines(child.stderr, onLine);
   return child;
+}
+
+/** Ponder's log line for each block indexed live (JSON format). */
+export function isPerBlockLine(line: string): boolean {
+  return line.includes('"msg":"Indexed block"');
 }
 
 /** Stops a Ponder child gracefully (it releases its schema lock), killing it after 15 s. */
