@@ -72,7 +72,7 @@ export function spawnPonder(p: SpawnPonderParameters): ChildProcess {
 }
 
 /** Ponder's log line for each block indexed live (JSON format). */
-export function isPerBlockLine(line: string): boolean {
+function isPerBlockLine(line: string): boolean {
   return line.includes('"msg":"Indexed block"');
 }
 
