@@ -151,3 +151,42 @@ it("a stored transaction never broadcast is re-sent on resume; one whose nonce w
   expect(await client.getTransaction({ hash: dropped.hash }).catch(() => null)).toBeNull();
   expect(await client.getTransactionCount({ address: relayer.address })).toBe(before + 3);
 }, 90_000);
+
+it("a stored transaction that reverted because an earlier copy did its work settles as done, not failed", async () => {
+  // A contract whose one call succeeds once and reverts after (as a Safe deployed twice at its
+  // CREATE2 address does): runtime `if (sload(0)) revert; sstore(0, 1)`.
+  const once = "0x00000000000000000000000000000000000000aa" as const;
+  await client.request({
+    method: "anvil_setCode" as "eth_call",
+    params: [once, "0x60005415600b57600080fd5b600160005500"] as never,
+  });
+  const done = async () => (await client.getStorageAt({ address: once, slot: "0x0" })) !== "0x0";
+  // The earlier copy, mined late (after an RPC pause or a restart): it did the work.
+  const [early] = await sendRelayerTxs(ctx, [{ to: once, data: "0x" }], async () => {});
+  expect((await mined((early as StoredTx).hash)).status).toBe("success");
+  // The copy the saga stored: same work, so it reverts.
+  const nonce = await client.getTransactionCount({ address: relayer.address });
+  const raw = await relayer.signTransaction({
+    type: "legacy",
+    chainId: DEVNET_CHAIN_ID,
+    nonce,
+    to: once,
+    data: "0x",
+    gas: 100_000n,
+    gasPrice: await client.getGasPrice(),
+  });
+  const stored: StoredTx = { hash: keccak256(raw), raw, nonce };
+  await rebroadcastRelayerTxs(ctx, [stored]);
+  expect((await mined(stored.hash)).status).toBe("reverted");
+
+  const settled = await settleRelayerTx({
+    ctx,
+    stored,
+    needed: async () => ((await done()) ? null : { to: once, data: "0x" }),
+    save: async () => {
+      throw new Error("work already on chain must not be signed again");
+    },
+  });
+  expect(settled).toBeNull();
+  expect(await client.getTransactionCount({ address: relayer.address })).toBe(nonce + 1);
+}, 90_000);
