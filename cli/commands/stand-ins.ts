@@ -113,6 +113,7 @@ export function xCommand(): Command {
         serviceToken: x.postToken,
         appToken: x.bearerToken,
         log,
+        statePath: join(config.dataDir, "x", "state.json"),
       });
       const server = await listen(app, config.X_PORT, "X_PORT", log);
       log.info({ url: x.oauthUrl }, "X stand-in listening");

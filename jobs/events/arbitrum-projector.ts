@@ -2,10 +2,11 @@ import { formatUnits } from "viem";
 import { ARBITRUM_CHAIN_ID, ARBITRUM_SOURCE } from "../../lib/arbitrum.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { categoryOf } from "../../lib/events/catalog.ts";
-import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
+import type { NewAgentEvent } from "../../lib/events/store.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { EVENT_JOB_LIMITS } from "../limits.ts";
 import type { ProjectResult } from "./projector.ts";
+import { reconcileWindow, windowStart } from "./reconcile.ts";
 
 const USDC_DECIMALS = 6;
 
@@ -55,10 +56,12 @@ export async function projectArbitrumEvents(
     const targets: Target[] = rows.map((r) => ({
       agentId: r.agent_id,
       wallets: r.wallets,
-      fromBlock:
-        r.projected_to === null || r.known !== r.wallets.join(",")
-          ? -1n
-          : max(-1n, min(BigInt(r.projected_to), head) - window),
+      fromBlock: windowStart({
+        projectedTo: r.projected_to,
+        reset: r.known !== r.wallets.join(","),
+        head,
+        window,
+      }),
     }));
     if (targets.length === 0) return { ...none, head };
     const flat = targets.flatMap((t) =>
@@ -92,29 +95,7 @@ export async function projectArbitrumEvents(
       from ${ag} join ${v("usdc_transfer")} t on t."from" = ag.wallet and t.block_number > ag.from_block
       where t."to" = ${bridge}`;
     const want = moves.map((m) => toEvent(m, bridge));
-    const have = await tx<{ sid: string; block: string; data: Record<string, unknown> }[]>`
-      select e.source_event_id as sid, e.block_number::text as block, e.data
-      from app.agent_events e
-      join jsonb_to_recordset(${tx.json(targets.map((t) => ({ agent_id: t.agentId, from_block: t.fromBlock.toString() })) as never)})
-        as ag(agent_id text, from_block numeric) on ag.agent_id = e.agent_id
-      where e.source = ${ARBITRUM_SOURCE} and e.block_number > ag.from_block`;
-    const wantBy = new Map(want.map((e) => [e.sourceEventId, e]));
-    const haveBy = new Map(have.map((h) => [h.sid, h]));
-    const gone = have.filter((h) => !wantBy.has(h.sid)).map((h) => h.sid);
-    const fresh = want.filter((e) => !haveBy.has(e.sourceEventId));
-    const changed = want.filter((e) => {
-      const h = haveBy.get(e.sourceEventId);
-      return h && (h.block !== String(e.blockNumber) || h.data.txHash !== e.data.txHash);
-    });
-    if (gone.length > 0) {
-      await tx`delete from app.agent_events where source = ${ARBITRUM_SOURCE} and source_event_id = any(${gone})`;
-    }
-    for (const e of changed) {
-      await tx`update app.agent_events set data = ${tx.json(e.data as never)},
-        block_number = ${String(e.blockNumber)}, occurred_at = ${e.occurredAt}, tx_id = pg_current_xact_id()
-        where source = ${ARBITRUM_SOURCE} and source_event_id = ${e.sourceEventId}`;
-    }
-    const inserted = await insertAgentEvents({ sql: tx, events: fresh });
+    const done = await reconcileWindow(tx, { source: ARBITRUM_SOURCE, targets }, want);
     await tx`
       insert into app.arbitrum_projection (agent_id, wallets, projected_to)
       select agent_id, wallets, ${head.toString()}::bigint
@@ -122,7 +103,7 @@ export async function projectArbitrumEvents(
         as x(agent_id text, wallets text)
       on conflict (agent_id) do update set wallets = excluded.wallets,
         projected_to = excluded.projected_to, updated_at = now()`;
-    return { inserted: inserted.length, updated: changed.length, deleted: gone.length, head };
+    return { ...done, head };
   });
 }
 
@@ -173,6 +154,3 @@ function toEvent(
     blockNumber: BigInt(m.block),
   };
 }
-
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
-const min = (a: bigint, b: bigint) => (a < b ? a : b);

@@ -1,8 +1,8 @@
 import type { Sql } from "../../lib/db/client.ts";
-import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { EVENT_JOB_LIMITS } from "../limits.ts";
 import { CHAIN_SOURCE, type ProjectedAgent, readChainEvents } from "./chain-rows.ts";
+import { reconcileWindow, windowStart } from "./reconcile.ts";
 
 export type ProjectResult = {
   inserted: number;
@@ -48,32 +48,16 @@ export async function projectChainEvents(
       (a): ProjectedAgent => ({
         agentId: a.agent_id,
         token: a.token,
-        fromBlock:
-          a.projected_to === null || a.known !== a.token
-            ? -1n
-            : max(-1n, min(BigInt(a.projected_to), head) - window),
+        fromBlock: windowStart({
+          projectedTo: a.projected_to,
+          reset: a.known !== a.token,
+          head,
+          window,
+        }),
       }),
     );
     const want = await readChainEvents(tx, p.schema, chain.chainId, agents);
-    const have = await tx<{ sid: string; block: string; data: Record<string, unknown> }[]>`
-      select e.source_event_id as sid, e.block_number::text as block, e.data
-      from app.agent_events e
-      join jsonb_to_recordset(${tx.json(agents.map((a) => ({ agent_id: a.agentId, from_block: a.fromBlock.toString() })) as never)})
-        as ag(agent_id text, from_block numeric) on ag.agent_id = e.agent_id
-      where e.source = ${CHAIN_SOURCE} and e.block_number > ag.from_block`;
-    const wantBy = new Map(want.map((e) => [e.sourceEventId, e]));
-    const haveBy = new Map(have.map((h) => [h.sid, h]));
-    const gone = have.filter((h) => !wantBy.has(h.sid)).map((h) => h.sid);
-    const fresh = want.filter((e) => !haveBy.has(e.sourceEventId));
-    const changed = want.filter((e) => {
-      const h = haveBy.get(e.sourceEventId);
-      return h && (h.block !== String(e.blockNumber) || !sameJson(h.data, e.data));
-    });
-    if (gone.length > 0) {
-      await tx`delete from app.agent_events where source = ${CHAIN_SOURCE} and source_event_id = any(${gone})`;
-    }
-    await rewrite(tx, changed);
-    const inserted = await insertAgentEvents({ sql: tx, events: fresh });
+    const done = await reconcileWindow(tx, { source: CHAIN_SOURCE, targets: agents }, want);
     if (agents.length > 0) {
       await tx`
         insert into app.chain_projection (agent_id, token_address, projected_to)
@@ -83,32 +67,6 @@ export async function projectChainEvents(
         on conflict (agent_id) do update set token_address = excluded.token_address,
           projected_to = excluded.projected_to, updated_at = now()`;
     }
-    return { inserted: inserted.length, updated: changed.length, deleted: gone.length, head };
+    return { ...done, head };
   });
 }
-
-/** Rows a reorg moved (same log id, another block or other data): new content, new tx_id. */
-async function rewrite(sql: Sql, rows: NewAgentEvent[]) {
-  for (const e of rows) {
-    await sql`update app.agent_events set data = ${sql.json(e.data as never)},
-      block_number = ${String(e.blockNumber)}, occurred_at = ${e.occurredAt}, tx_id = pg_current_xact_id()
-      where source = ${CHAIN_SOURCE} and source_event_id = ${e.sourceEventId}`;
-  }
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  }
-  return v;
-}
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
-const min = (a: bigint, b: bigint) => (a < b ? a : b);

@@ -7,11 +7,16 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
 import { safeEvents } from "../../jobs/pollers/safe.ts";
-import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
-import { loadConfig } from "../../lib/config.ts";
+import type { StartWorkerReturnType } from "../../jobs/worker.ts";
 import { safeTxHash } from "../../services/safe-tx-service/protocol.ts";
 import { startSafeTxServiceStandIn } from "../../services/safe-tx-service/stand-in/start.ts";
-import { spawnPollersWorker, until } from "./world.ts";
+import {
+  killInsideCommit,
+  pollersEnv,
+  pollFailures,
+  startPollersInProcess,
+  until,
+} from "./world.ts";
 
 // The Safe poller against the Safe Transaction Service stand-in over HTTP (real Postgres,
 // real pg-boss): a proposal and each confirmation once in the feed, grouped by the
@@ -53,11 +58,7 @@ async function expected() {
 }
 const stored = async () =>
   (await events()).map((e) => `${e.event_type} ${e.source_event_id}`).sort();
-const failures = async () =>
-  (
-    await db.sql<{ failures: number }[]>`
-      select failures from app.poller_state where poller = 'safe' and agent_id = 'agent-t'`
-  )[0]?.failures ?? 0;
+const failures = () => pollFailures(db.sql, "safe", "agent-t");
 
 async function propose(nonce: number) {
   const tx = {
@@ -93,23 +94,13 @@ beforeAll(async () => {
   url = standIn.url;
   await db.sql`insert into app.agents (agent_id, name, ticker, description, image_url, treasury_address)
     values ('agent-t', 'Agent T', 'TRS', 'treasury agent', 'https://example.com/t.png', ${safe.toLowerCase()})`;
-  env = {
-    LAUNCHPAD_ENV: "test",
-    LAUNCHPAD_DATA_DIR: dir,
-    DATABASE_URL: db.url,
-    BSC_RPC_URL: "http://127.0.0.1:9",
-    HYPERLIQUID_API_URL: "http://127.0.0.1:9",
-    SAFE_TX_SERVICE_URL: url,
-    UPSTREAM_TIMEOUT_MS: "1000",
-    POLL_TIME_SCALE: "0.05",
-  };
-  const config = loadConfig(env, dir);
-  worker = await startWorker({
+  env = pollersEnv({
+    dataDir: dir,
     databaseUrl: db.url,
-    log: pino({ level: "silent" }),
-    config,
-    jobs: ["pollers"],
+    scale: "0.05",
+    extra: { SAFE_TX_SERVICE_URL: url },
   });
+  worker = await startPollersInProcess(env);
 });
 afterAll(async () => {
   await worker?.stop();
@@ -130,11 +121,7 @@ describe("Safe poller", () => {
     });
     expect(c.status).toBe(201);
     await stand("/_control/fail", { count: 3 }, "PUT");
-    await until("a failed poll", async () => {
-      const [f] = await db.sql<{ failures: number }[]>`
-        select failures from app.poller_state where poller = 'safe' and agent_id = 'agent-t'`;
-      return (f?.failures ?? 0) > 0;
-    });
+    await until("a failed poll", async () => (await failures()) > 0);
     await until("the second confirmation", async () => (await events()).length === 3, 30_000);
     const e = await events();
     expect(e.map((x) => x.event_type)).toEqual([
@@ -157,9 +144,7 @@ describe("Safe poller", () => {
     });
     await new Promise((r) => setTimeout(r, 3_500));
     expect((await events()).length).toBe(3);
-    const [s] = await db.sql<{ failures: number }[]>`
-      select failures from app.poller_state where poller = 'safe' and agent_id = 'agent-t'`;
-    expect(s?.failures).toBe(0);
+    expect(await failures()).toBe(0);
   });
 
   it("refuses a proposal whose hash does not match or whose address is not checksummed", async () => {
@@ -194,24 +179,15 @@ describe("Safe poller", () => {
     await worker?.stop();
     worker = undefined;
     const hash2 = await propose(2);
-    const first = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:safe" });
-    expect(await first.exited).toBe(-1);
-    expect((await stored()).some((e) => e.includes(hash2))).toBe(false);
-    const second = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:safe" });
-    try {
-      const all = await expected();
-      expect(all).toContain(`safe.tx.proposed proposed:${hash2}`);
-      await until(
-        "the feed after the restart",
-        async () => (await stored()).length >= all.length,
-        60_000,
-      ).catch((e) => {
-        throw new Error(`${String(e)}\n${second.output()}`);
-      });
-      expect(await stored()).toEqual(all);
-    } finally {
-      second.child.kill("SIGTERM");
-      await second.exited;
-    }
+    await killInsideCommit({
+      env,
+      poller: "safe",
+      fresh: [
+        `safe.tx.proposed proposed:${hash2}`,
+        `safe.tx.confirmed confirmed:${hash2}:${owner1.address.toLowerCase()}`,
+      ],
+      stored,
+      history: expected,
+    });
   }, 180_000);
 });

@@ -6,11 +6,16 @@ import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
-import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
-import { loadConfig } from "../../lib/config.ts";
+import type { StartWorkerReturnType } from "../../jobs/worker.ts";
 import { freePort } from "../../lib/net.ts";
 import { createXStandIn } from "../../services/x/stand-in/server.ts";
-import { spawnPollersWorker, until } from "./world.ts";
+import {
+  killInsideCommit,
+  pollersEnv,
+  pollFailures,
+  startPollersInProcess,
+  until,
+} from "./world.ts";
 
 // The social poller against the X API v2 stand-in over HTTP (real Postgres, real pg-boss):
 // followers into the social-stats cache, posts as tweet.posted once each, X's 429 honoured
@@ -50,6 +55,7 @@ const posts = async () =>
   db.sql<{ source_event_id: string; data: { reply: boolean; text: string } }[]>`
     select source_event_id, data from app.agent_events
     where agent_id = 'agent-s' and source = 'social-poller' order by source_event_id`;
+const failures = () => pollFailures(db.sql, "social", "agent-s");
 const cache = async () =>
   (
     await db.sql<{ follower_count: number; posts: { id: string }[] }[]>`
@@ -65,28 +71,20 @@ beforeAll(async () => {
     values ('agent-s', 'Agent S', 'SOC', 'social agent', 'https://example.com/s.png')`;
   await db.sql`insert into app.agent_personas (agent_id, name, handle) values ('agent-s', 'Agent S', 'Agent_S')`;
   await x("PUT", "/stand-in/accounts", { username: "agent_s", followers: 1234 });
-  env = {
-    LAUNCHPAD_ENV: "test",
-    LAUNCHPAD_DATA_DIR: dir,
-    DATABASE_URL: db.url,
-    BSC_RPC_URL: "http://127.0.0.1:9",
-    HYPERLIQUID_API_URL: "http://127.0.0.1:9",
-    X_OAUTH_URL: xUrl,
-    X_API_URL: xUrl,
-    X_CLIENT_ID: "cid",
-    X_CLIENT_SECRET: "csecret-123",
-    X_BEARER_TOKEN: BEARER,
-    UPSTREAM_TIMEOUT_MS: "1000",
-    // 300 s x 0.005: a social tick every 1.5 s.
-    POLL_TIME_SCALE: "0.005",
-  };
-  const config = loadConfig(env, dir);
-  worker = await startWorker({
+  env = pollersEnv({
+    dataDir: dir,
     databaseUrl: db.url,
-    log: pino({ level: "silent" }),
-    config,
-    jobs: ["pollers"],
+    // 300 s x 0.005: a social tick every 1.5 s.
+    scale: "0.005",
+    extra: {
+      X_OAUTH_URL: xUrl,
+      X_API_URL: xUrl,
+      X_CLIENT_ID: "cid",
+      X_CLIENT_SECRET: "csecret-123",
+      X_BEARER_TOKEN: BEARER,
+    },
   });
+  worker = await startPollersInProcess(env);
 });
 afterAll(async () => {
   await worker?.stop();
@@ -136,11 +134,7 @@ describe("social poller", () => {
   it("an X outage mid-poll loses and doubles nothing", async () => {
     server.close();
     (server as unknown as { closeAllConnections: () => void }).closeAllConnections();
-    await until("a failed poll", async () => {
-      const [s] = await db.sql<{ failures: number }[]>`
-        select failures from app.poller_state where poller = 'social' and agent_id = 'agent-s'`;
-      return (s?.failures ?? 0) > 0;
-    });
+    await until("a failed poll", async () => (await failures()) > 0);
     await listen();
     await x("POST", "/stand-in/accounts/agent_s/posts", { text: "back" });
     await until("the post after the outage", async () => (await posts()).length === 5);
@@ -161,11 +155,6 @@ describe("social poller", () => {
         .map((p) => `tweet:${p.id}`)
         .sort();
     const stored = async () => (await posts()).map((p) => p.source_event_id).sort();
-    const failures = async () =>
-      (
-        await db.sql<{ failures: number }[]>`
-          select failures from app.poller_state where poller = 'social' and agent_id = 'agent-s'`
-      )[0]?.failures ?? 0;
     // Inside a poll: the user lookup answered, the timeline request hangs, then X goes away.
     await x("PUT", "/stand-in/hang", { on: true });
     await x("POST", "/stand-in/accounts/agent_s/posts", { text: "while cut" });
@@ -185,24 +174,12 @@ describe("social poller", () => {
     await worker?.stop();
     worker = undefined;
     const late = await x("POST", "/stand-in/accounts/agent_s/posts", { text: "before the kill" });
-    const first = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:social" });
-    expect(await first.exited).toBe(-1);
-    expect(await stored()).not.toContain(`tweet:${late.data.id}`);
-    const second = spawnPollersWorker({ ...env, LAUNCHPAD_TEST_KILL_POINTS: "poll-commit:social" });
-    try {
-      const all = await history();
-      expect(all).toContain(`tweet:${late.data.id}`);
-      await until(
-        "the feed after the restart",
-        async () => (await stored()).length >= all.length,
-        60_000,
-      ).catch((e) => {
-        throw new Error(`${String(e)}\n${second.output()}`);
-      });
-      expect(await stored()).toEqual(all);
-    } finally {
-      second.child.kill("SIGTERM");
-      await second.exited;
-    }
+    await killInsideCommit({
+      env,
+      poller: "social",
+      fresh: [`tweet:${late.data.id}`],
+      stored,
+      history,
+    });
   }, 180_000);
 });

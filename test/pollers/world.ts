@@ -3,7 +3,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
+import { expect } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
+import { loadConfig } from "../../lib/config.ts";
+import type { Sql } from "../../lib/db/client.ts";
 import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
 import { cleanEnv, ROOT } from "../helpers/cli.ts";
 
@@ -44,6 +48,83 @@ export function spawnPollersWorker(env: Record<string, string>) {
     child.on("exit", (code, signal) => r(signal ? -1 : code)),
   );
   return { child, exited, output: () => out };
+}
+
+/**
+ * The environment of a test's pollers worker: test mode, no chain and no venue (each test adds
+ * the service it polls), short upstream timeouts, ticks scaled by `scale`.
+ */
+export function pollersEnv(p: {
+  dataDir: string;
+  databaseUrl: string;
+  scale: string;
+  extra: Record<string, string>;
+}): Record<string, string> {
+  return {
+    LAUNCHPAD_ENV: "test",
+    LAUNCHPAD_DATA_DIR: p.dataDir,
+    DATABASE_URL: p.databaseUrl,
+    BSC_RPC_URL: "http://127.0.0.1:9",
+    HYPERLIQUID_API_URL: "http://127.0.0.1:9",
+    UPSTREAM_TIMEOUT_MS: "1000",
+    POLL_TIME_SCALE: p.scale,
+    ...p.extra,
+  };
+}
+
+/** The pollers worker inside the test process (the one a kill test stops first). */
+export function startPollersInProcess(env: Record<string, string>): Promise<StartWorkerReturnType> {
+  return startWorker({
+    databaseUrl: env.DATABASE_URL as string,
+    log: pino({ level: "silent" }),
+    config: loadConfig(env, env.LAUNCHPAD_DATA_DIR as string),
+    jobs: ["pollers"],
+  });
+}
+
+/** Failed polls in a row of one poller for one agent (0 once a poll succeeds). */
+export async function pollFailures(sql: Sql, poller: string, agentId: string): Promise<number> {
+  const [s] = await sql<{ failures: number }[]>`
+    select failures from app.poller_state where poller = ${poller} and agent_id = ${agentId}`;
+  return s?.failures ?? 0;
+}
+
+/**
+ * The kill test every poller shares. Call it with no other worker running and with `fresh`
+ * (feed entries of something new at the source) not yet polled: a worker SIGKILLed inside the
+ * poll's commit (`poll-commit:<poller>`) leaves none of them stored; its successor brings the
+ * feed to `history()` (what the source's whole history must give), once each.
+ */
+export async function killInsideCommit(p: {
+  env: Record<string, string>;
+  poller: "perps" | "safe" | "social";
+  fresh: string[];
+  stored: () => Promise<string[]>;
+  history: () => Promise<string[]>;
+}): Promise<void> {
+  const kill = { ...p.env, LAUNCHPAD_TEST_KILL_POINTS: `poll-commit:${p.poller}` };
+  const first = spawnPollersWorker(kill);
+  expect(await first.exited).toBe(-1);
+  // Killed inside the transaction: nothing of that poll was committed.
+  const afterKill = await p.stored();
+  for (const f of p.fresh) expect(afterKill).not.toContain(f);
+  // The kill point fires once per data dir: the successor runs through.
+  const second = spawnPollersWorker(kill);
+  try {
+    const all = await p.history();
+    for (const f of p.fresh) expect(all).toContain(f);
+    await until(
+      "the feed after the restart",
+      async () => (await p.stored()).length >= all.length,
+      60_000,
+    ).catch((e) => {
+      throw new Error(`${String(e)}\n${second.output()}`);
+    });
+    expect(await p.stored()).toEqual(all);
+  } finally {
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }
 }
 
 /** A poller world: real Postgres, the venue stand-in with its state on disk, a data dir. */

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { Logger } from "../../../lib/logger.ts";
-import { X_PATHS, type X_RATE_LIMITS, type XPost, type XUser } from "../protocol.ts";
-import { registerTimelineRoutes, Timelines } from "./timeline.ts";
+import { X_PATHS, type X_RATE_LIMITS, type XUser } from "../protocol.ts";
+import { Timelines } from "./accounts.ts";
+import { registerTimelineRoutes } from "./timeline.ts";
 
 export type XStandInParameters = {
   clientId: string;
@@ -16,6 +17,8 @@ export type XStandInParameters = {
   appToken?: string;
   /** Lower read limits per 15-minute window (tests of the 429 back-off). */
   rateLimits?: Partial<typeof X_RATE_LIMITS>;
+  /** Where accounts and posts are kept (`<data dir>/x/state.json`); unset: memory only. */
+  statePath?: string;
 };
 
 /** Protocol limits of X's OAuth 2.0 (PROTOCOLS.md): codes live 30 s, access tokens 2 h. */
@@ -43,7 +46,9 @@ const problem = (title: string, detail: string) => ({ title, detail, type: "abou
  * A local stand-in of X's OAuth 2.0 (authorization code + PKCE) and the slice of API v2 the
  * service uses: `/i/oauth2/authorize` (auto-consent: it redirects at once with a code for
  * the current test user), `/2/oauth2/token`, `/2/users/me`, `POST /2/tweets`. Test-only
- * controls under `/stand-in/`: the consenting user, posted tweets, failure injection.
+ * controls under `/stand-in/`: the consenting user, posted tweets, failure injection. With
+ * `statePath`, accounts and posts survive a restart (OAuth codes and user tokens do not: they
+ * are short-lived, and the service's own token is configured).
  *
  * @example
  * const app = createXStandIn({ clientId, clientSecret, log });
@@ -52,8 +57,7 @@ export function createXStandIn(p: XStandInParameters) {
   const app = new Hono();
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, { user: XUser; scope: string; expires: number }>();
-  const tweets: (XPost & { authorId: string })[] = [];
-  const timelines = new Timelines();
+  const timelines = new Timelines(p.statePath);
   let user: XUser = p.defaultUser ?? {
     id: "1500000000000000001",
     username: "patron_one",
@@ -175,9 +179,8 @@ export function createXStandIn(p: XStandInParameters) {
       return c.json(problem("Invalid Request", "text must be 1-280 characters"), 400);
     }
     // The post is on its author's timeline too (the social poller reads it there).
-    const posted = timelines.post(t.user, body.text);
+    const posted = timelines.tweet(t.user, body.text);
     const post = { id: posted.id, text: posted.text };
-    tweets.push({ ...post, edit_history_tweet_ids: [post.id], authorId: t.user.id });
     p.log.info({ id: post.id }, "tweet posted");
     return c.json({ data: post }, 201);
   });
@@ -195,7 +198,7 @@ export function createXStandIn(p: XStandInParameters) {
     user = (await c.req.json()) as XUser;
     return c.json({ ok: true });
   });
-  app.get("/stand-in/tweets", (c) => c.json({ data: tweets }));
+  app.get("/stand-in/tweets", (c) => c.json({ data: timelines.apiTweets() }));
   app.put("/stand-in/fail-tweets", async (c) => {
     failTweets = ((await c.req.json()) as { fail: boolean }).fail;
     return c.json({ ok: true });

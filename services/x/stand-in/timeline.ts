@@ -1,11 +1,6 @@
 import type { Hono } from "hono";
-import {
-  X_PATHS,
-  X_RATE_LIMITS,
-  type XTimelinePost,
-  type XUser,
-  type XUserWithMetrics,
-} from "../protocol.ts";
+import { X_PATHS, X_RATE_LIMITS } from "../protocol.ts";
+import type { Timelines } from "./accounts.ts";
 
 const problem = (title: string, detail: string, status: number) => ({
   title,
@@ -13,76 +8,6 @@ const problem = (title: string, detail: string, status: number) => ({
   type: "about:blank",
   status,
 });
-
-/** Accounts and their posts, shared by posting (`POST /2/tweets`) and reading timelines. */
-export class Timelines {
-  private readonly users = new Map<string, XUserWithMetrics>();
-  private readonly posts: (XTimelinePost & { author_id: string })[] = [];
-  // Snowflake-like, as X's ids are (ms since X's epoch, shifted by 22 bits): a restarted
-  // stand-in, which forgets its posts, still hands out ids above any `since_id` seen before.
-  private next = (BigInt(Date.now()) - 1_288_834_974_657n) << 22n;
-
-  /** Creates or updates an account by username (test and seed control). */
-  upsertUser(u: { username: string; name?: string; followers?: number; id?: string }) {
-    const key = u.username.toLowerCase();
-    const cur = this.users.get(key);
-    const user: XUserWithMetrics = {
-      id: cur?.id ?? u.id ?? String(1_600_000_000_000_000_000n + BigInt(this.users.size)),
-      username: cur?.username ?? u.username,
-      name: u.name ?? cur?.name ?? u.username,
-      public_metrics: {
-        followers_count: u.followers ?? cur?.public_metrics.followers_count ?? 0,
-        following_count: cur?.public_metrics.following_count ?? 0,
-        tweet_count: cur?.public_metrics.tweet_count ?? 0,
-        listed_count: 0,
-      },
-    };
-    this.users.set(key, user);
-    return user;
-  }
-
-  byUsername(username: string) {
-    return this.users.get(username.toLowerCase());
-  }
-
-  /** A new post by `author` (an id of a known or outside user); ids only increase. */
-  post(author: XUser, text: string, replyTo?: string) {
-    const id = String(this.next++);
-    const p = {
-      id,
-      text,
-      edit_history_tweet_ids: [id],
-      created_at: new Date().toISOString(),
-      author_id: author.id,
-      ...(replyTo ? { referenced_tweets: [{ type: "replied_to" as const, id: replyTo }] } : {}),
-    };
-    this.posts.push(p);
-    const u = this.byUsername(author.username);
-    if (u) u.public_metrics.tweet_count++;
-    return p;
-  }
-
-  all() {
-    return this.posts;
-  }
-
-  /** A user's timeline, newest first, after `sinceId`, from the page `token` names. */
-  timeline(userId: string, o: { sinceId?: string; token?: string; max: number }) {
-    const mine = this.posts
-      .filter((p) => p.author_id === userId && (!o.sinceId || BigInt(p.id) > BigInt(o.sinceId)))
-      .reverse();
-    const start = o.token ? Number(o.token) : 0;
-    const page = mine.slice(start, start + o.max);
-    return {
-      ...(page.length ? { data: page } : {}),
-      meta: {
-        result_count: page.length,
-        ...(page.length ? { newest_id: page[0]?.id, oldest_id: page.at(-1)?.id } : {}),
-        ...(start + o.max < mine.length ? { next_token: String(start + o.max) } : {}),
-      },
-    };
-  }
-}
 
 type Window = { limit: number; remaining: number; reset: number };
 
