@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
 import {
   DELIVERY_STATUSES,
   type DeliveryView,
@@ -12,7 +13,6 @@ import { HttpError } from "../errors.ts";
 import { PAGINATION } from "../limits.ts";
 import { cursorList, ErrorEnvelope, intQuery, jsonResponse, okEnvelope } from "../schemas.ts";
 import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./webhook-schemas.ts";
-import type { WebhookSubscriptionDeps } from "./webhook-subscriptions.ts";
 
 function deliveryView(v: DeliveryView) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -56,7 +56,7 @@ const one = "/v2/agents/{agentId}/webhooks/{subscriptionId}";
  * @example
  * registerWebhookDeliveries(app, deps);
  */
-export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: WebhookSubscriptionDeps) {
+export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sql }) {
   app.openapi(
     route({
       method: "post",

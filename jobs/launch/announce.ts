@@ -1,8 +1,9 @@
 import type { Config } from "../../lib/config.ts";
+import type { Sql } from "../../lib/db/client.ts";
 import { insertAgentEvents } from "../../lib/events/store.ts";
+import type { Logger } from "../../lib/logger.ts";
 import { createXClient, type XClient } from "../../services/x/client.ts";
 import { resolveX } from "../../services/x/config.ts";
-import type { SagaContext } from "./context.ts";
 import type { SagaRow } from "./row.ts";
 
 /** The service account that posts launch announcements, and where agent pages live. */
@@ -38,7 +39,7 @@ export function announcerFromConfig(config: Config): Announcer | undefined {
  * @example
  * await announceLaunch(ctx, announcer, saga);
  */
-export async function announceLaunch(ctx: SagaContext, a: Announcer, saga: SagaRow) {
+export async function announceLaunch(ctx: { sql: Sql; log: Logger }, a: Announcer, saga: SagaRow) {
   const log = ctx.log.child({ agentId: saga.agent_id });
   try {
     const handle = saga.request.patronX?.trim().replace(/^@/, "");

@@ -14,11 +14,10 @@ import {
   nodeKnows,
   type RelayerCall,
   rebroadcastRelayerTxs,
-  type StoredTx,
   sendRelayerTxs,
   settleRelayerTx,
 } from "./relayer.ts";
-import { patchSaga, type SagaPatch, type SagaRow } from "./row.ts";
+import { patchSaga, type SagaPatch, type SagaRow, type StoredTx } from "./row.ts";
 import type { SagaStep, STORE_KILL_POINTS } from "./step-names.ts";
 import {
   launchpad,

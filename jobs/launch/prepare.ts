@@ -2,12 +2,8 @@ import type { Address } from "viem";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { maybeKill } from "./kill-points.ts";
-import {
-  type RelayerCall,
-  rebroadcastRelayerTxs,
-  type StoredTx,
-  settleRelayerTx,
-} from "./relayer.ts";
+import { type RelayerCall, rebroadcastRelayerTxs, settleRelayerTx } from "./relayer.ts";
+import type { StoredTx } from "./row.ts";
 
 // Wallets prepared before the launch request. The agent wallet can send only once its gas
 // money is mined, and the ServiceRegistry entry needs the identity's agentId, which exists only

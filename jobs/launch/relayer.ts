@@ -11,9 +11,7 @@ import { RELAYER_NONCE_LOCK } from "../../lib/limits.ts";
 import { keyedMutex } from "../../lib/mutex.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
-
-/** A relayer transaction as the saga stores it before broadcasting. */
-export type StoredTx = { hash: Hex; raw: Hex; nonce: number };
+import type { StoredTx } from "./row.ts";
 
 /** One call the relayer makes. */
 export type RelayerCall = {

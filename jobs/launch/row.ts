@@ -1,5 +1,8 @@
+import type { Hex } from "viem";
 import type { Sql } from "../../lib/db/client.ts";
-import type { StoredTx } from "./relayer.ts";
+
+/** A relayer transaction as the saga stores it before broadcasting. */
+export type StoredTx = { hash: Hex; raw: Hex; nonce: number };
 
 /** The LaunchRequest as the saga stores it. */
 export type LaunchRequestData = {

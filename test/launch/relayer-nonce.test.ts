@@ -18,10 +18,10 @@ import { DEVNET_CHAIN_ID, type StartAnvilReturnType, startAnvil } from "../../de
 import type { SagaContext } from "../../jobs/launch/context.ts";
 import {
   rebroadcastRelayerTxs,
-  type StoredTx,
   sendRelayerTxs,
   settleRelayerTx,
 } from "../../jobs/launch/relayer.ts";
+import type { StoredTx } from "../../jobs/launch/row.ts";
 import { viemChain } from "../../lib/chain.ts";
 import { freePort } from "../../lib/net.ts";
 import {
