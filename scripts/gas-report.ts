@@ -1,5 +1,5 @@
 // Prints the gas used by the main paths on a throwaway anvil:
-//   npx node contracts/gas-report.ts
+//   npm run gas-report
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
