@@ -1,12 +1,13 @@
-// `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 40]
-//   [--cpu-prof DIR]`
+// `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 100]
+//   [--cpu-prof DIR] [--ponder-log FILE]`
 // Generates K curve trades over N registered tokens on a throwaway devnet, then prints:
 // backfill throughput of `ponder start` (events/s, with and without Ponder's process start),
 // live lag from a block being mined to its trades being readable through the views (p50, p99),
 // and the raw eth_getLogs rate of the same node (the ceiling). `--cpu-prof DIR` writes a V8 CPU
-// profile of the indexing process into DIR (open it in Chrome DevTools or speedscope).
+// profile of the indexing process into DIR (open it in Chrome DevTools or speedscope);
+// `--ponder-log FILE` keeps Ponder's JSON log lines (debug level) there.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -31,14 +32,16 @@ import type { StoryCall } from "../devnet/storyline/world.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/helpers/ponder.ts";
+import { liveLag } from "./bench-indexer-live.ts";
 
 const { values } = parseArgs({
   options: {
     trades: { type: "string", default: "100000" },
     tokens: { type: "string", default: "200" },
     "per-block": { type: "string", default: "500" },
-    "live-blocks": { type: "string", default: "40" },
+    "live-blocks": { type: "string", default: "100" },
     "cpu-prof": { type: "string" },
+    "ponder-log": { type: "string" },
   },
 });
 const TRADES = Number(values.trades);
@@ -204,7 +207,8 @@ try {
       devnetPort: port,
       schema: "bench",
       viewsSchema: "bench_views",
-      logLevel: "info",
+      // debug: the live phase splits each block's lag with Ponder's per-block lines.
+      logLevel: "debug",
       nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
     });
     await run.waitFor(head, 3_600_000);
@@ -222,37 +226,24 @@ try {
       `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling`,
     );
 
-    // Live: mine blocks of trades one at a time and time until they are in the trade table.
-    const lags: number[] = [];
+    // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts).
     const perLiveBlock = 20;
-    for (let b = 0; b < LIVE_BLOCKS; b++) {
-      const batch: Hex[] = [];
-      for (let i = 0; i < perLiveBlock; i++) batch.push(await buy(TRADES + b * perLiveBlock + i));
-      await sendAll(batch);
-      const m0 = performance.now();
-      await mine();
-      const n = Number(await client.getBlockNumber({ cacheTime: 0 }));
-      // Wait for the block's successful buys (a reverted buy has no trade to wait for).
-      const receipts = (await client.request({
-        method: "eth_getBlockReceipts" as never,
-        params: [toHex(n)] as never,
-      })) as { status: Hex }[] | null;
-      const expected = (receipts ?? []).filter((r) => r.status === "0x1").length;
-      for (;;) {
-        const [r] =
-          await sql`select count(*)::int as n from bench_views.trade where block_number = ${n}`;
-        if ((r?.n ?? 0) >= expected) break;
-        await new Promise((res) => setTimeout(res, 5));
-      }
-      lags.push(performance.now() - m0);
-    }
-    lags.sort((a, b) => a - b);
-    const q = (p: number) =>
-      lags[Math.min(lags.length - 1, Math.floor(p * lags.length))]?.toFixed(0);
-    console.log(
-      `live lag (block mined -> its ${perLiveBlock} trades in the views, ${LIVE_BLOCKS} blocks): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`,
-    );
+    await liveLag({
+      client,
+      test,
+      sql,
+      run,
+      viewsSchema: "bench_views",
+      blocks: LIVE_BLOCKS,
+      perBlock: perLiveBlock,
+      batch: (b) =>
+        Promise.all(
+          Array.from({ length: perLiveBlock }, (_, i) => buy(TRADES + b * perLiveBlock + i)),
+        ),
+      sendAll,
+    });
     await run.kill();
+    if (values["ponder-log"]) writeFileSync(values["ponder-log"], run.output());
   } finally {
     await sql.end({ timeout: 1 });
     await pg.stop();

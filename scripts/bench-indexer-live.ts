@@ -1,0 +1,145 @@
+// The live phase of `npm run bench:indexer`: blocks of trades mined one at a time, each timed
+// from `evm_mine` to its trades being readable through the views, and split along the way with
+// Ponder's own log lines (debug level, JSON, `time` in ms on the same clock):
+//   mine    the bench's `evm_mine` call (the node sealing the block)
+//   detect  mined -> Ponder's "Received new head block" (its poll, or a newHeads push)
+//   fetch   -> "Added block to local chain" (the block and its logs fetched, reconciled)
+//   queue   -> indexing starts (Ponder's "Indexed block" time minus its duration)
+//   index   -> "Indexed block": handlers, flush, reorg-table writes and the commit
+//   read    -> the bench's select through the views sees the block's trades
+// The floor in the same run: what the node alone takes for the minimum an indexer must do for a
+// block (mine it, read the block and its logs by hash) plus one select through the views.
+import type postgres from "postgres";
+import { type Hex, type PublicClient, type TestClient, toHex } from "viem";
+import type { PonderRun } from "../test/helpers/ponder.ts";
+
+/** The live lag target of issue 17 (block mined to rows readable through the views). */
+export const LIVE_LAG_TARGET_MS = 500;
+
+type Marks = { mine0: number; mined: number; visible: number };
+
+/** Mines `blocks` blocks of `perBlock` buys, one at a time, and prints the lag and its split. */
+export async function liveLag(p: {
+  client: PublicClient;
+  test: TestClient;
+  sql: postgres.Sql;
+  run: PonderRun;
+  viewsSchema: string;
+  blocks: number;
+  perBlock: number;
+  /** Signed raw transactions for the i-th live block. */
+  batch: (block: number) => Promise<Hex[]>;
+  sendAll: (txs: Hex[]) => Promise<void>;
+}): Promise<void> {
+  const marks = new Map<number, Marks>();
+  const floors: number[] = [];
+  for (let b = 0; b < p.blocks; b++) {
+    await p.sendAll(await p.batch(b));
+    const mine0 = Date.now();
+    await p.test.mine({ blocks: 1 });
+    const mined = Date.now();
+    const block = await p.client.getBlock({ blockTag: "latest" });
+    const n = Number(block.number);
+    // Wait for the block's successful buys (a reverted buy has no trade to wait for).
+    const receipts = (await p.client.request({
+      method: "eth_getBlockReceipts" as never,
+      params: [toHex(n)] as never,
+    })) as { status: Hex }[] | null;
+    const expected = (receipts ?? []).filter((r) => r.status === "0x1").length;
+    for (;;) {
+      const [r] = await p.sql`
+        select count(*)::int as n from ${p.sql(p.viewsSchema)}.trade where block_number = ${n}`;
+      if ((r?.n ?? 0) >= expected) break;
+      await new Promise((res) => setTimeout(res, 5));
+    }
+    marks.set(n, { mine0, mined, visible: Date.now() });
+    // The floor, once Ponder is done with the block (so the two do not share the CPU):
+    // the block and its logs by hash, and one select through the views.
+    const f0 = Date.now();
+    await Promise.all([
+      p.client.request({ method: "eth_getBlockByHash", params: [block.hash as Hex, true] }),
+      p.client.request({ method: "eth_getLogs", params: [{ blockHash: block.hash as Hex }] }),
+    ]);
+    await p.sql`select count(*)::int as n from ${p.sql(p.viewsSchema)}.trade where block_number = ${n}`;
+    floors.push(mined - mine0 + Date.now() - f0);
+  }
+  const ponder = ponderMarks(p.run.output(), new Set(marks.keys()));
+  const total: number[] = [];
+  const split: Record<string, number[]> = {
+    mine: [],
+    detect: [],
+    fetch: [],
+    queue: [],
+    index: [],
+    read: [],
+  };
+  for (const [n, m] of marks) {
+    total.push(m.visible - m.mine0);
+    const q = ponder.get(n);
+    if (!q?.head || !q.added || !q.indexed) continue;
+    split.mine?.push(m.mined - m.mine0);
+    split.detect?.push(q.head - m.mined);
+    split.fetch?.push(q.added - q.head);
+    split.queue?.push(q.indexed - q.indexDuration - q.added);
+    split.index?.push(q.indexDuration);
+    split.read?.push(m.visible - q.indexed);
+  }
+  console.log(
+    `live lag (block mined -> its ${p.perBlock} trades in the views, ${total.length} blocks): p50 ${pct(total, 50)} ms, p99 ${pct(total, 99)} ms, max ${pct(total, 100)} ms (target p99 < ${LIVE_LAG_TARGET_MS} ms; node floor p50 ${pct(floors, 50)} ms, p99 ${pct(floors, 99)} ms)`,
+  );
+  console.log(`  where it went (ms, ${split.index?.length} blocks with Ponder's marks):`);
+  for (const [name, xs] of Object.entries(split)) {
+    console.log(
+      `    ${name.padEnd(7)} p50 ${pct(xs, 50).padStart(5)}  p99 ${pct(xs, 99).padStart(5)}  max ${pct(xs, 100).padStart(5)}  mean ${mean(xs).padStart(5)}`,
+    );
+  }
+  // The slowest blocks, split: what a p99 is made of.
+  const slow = [...marks.entries()]
+    .sort((a, b) => b[1].visible - b[1].mine0 - (a[1].visible - a[1].mine0))
+    .slice(0, 3);
+  for (const [n, m] of slow) {
+    const q = ponder.get(n);
+    const parts = q?.head
+      ? `detect ${q.head - m.mined}, fetch ${(q.added ?? 0) - q.head}, queue ${(q.indexed ?? 0) - (q.indexDuration ?? 0) - (q.added ?? 0)}, index ${q.indexDuration}, read ${m.visible - (q.indexed ?? 0)}`
+      : "no marks";
+    console.log(
+      `  slow block ${n}: ${m.visible - m.mine0} ms (mine ${m.mined - m.mine0}, ${parts})`,
+    );
+  }
+}
+
+type PonderMark = { head?: number; added?: number; indexed?: number; indexDuration: number };
+
+/** Ponder's first time per live block for each of its per-block log lines. */
+function ponderMarks(output: string, wanted: Set<number>): Map<number, PonderMark> {
+  const out = new Map<number, PonderMark>();
+  for (const line of output.split("\n")) {
+    if (!line.includes('"number"')) continue;
+    let log: { msg?: string; number?: number; time?: number; duration?: number };
+    try {
+      log = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (log.number === undefined || log.time === undefined || !wanted.has(log.number)) continue;
+    const m = out.get(log.number) ?? { indexDuration: 0 };
+    if (log.msg === "Received new head block") m.head ??= log.time;
+    else if (log.msg === "Added block to local chain") m.added ??= log.time;
+    else if (log.msg === "Indexed block" && m.indexed === undefined) {
+      m.indexed = log.time;
+      m.indexDuration = Math.round(log.duration ?? 0);
+    }
+    out.set(log.number, m);
+  }
+  return out;
+}
+
+function pct(xs: number[], p: number): string {
+  if (xs.length === 0) return "-";
+  const s = [...xs].sort((a, b) => a - b);
+  return String(Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0));
+}
+
+function mean(xs: number[]): string {
+  return xs.length === 0 ? "-" : String(Math.round(xs.reduce((a, b) => a + b, 0) / xs.length));
+}
