@@ -38,13 +38,12 @@ export default createConfig({
       id: 56,
       // Timeouts retried as errors, not as rate limits (lib/indexer/transport.ts says why).
       rpc: indexerTransport(chain.rpcUrls),
+      // New heads pushed over WebSocket (BSC_WS_URL; the devnet's own port when it mines on its
+      // own): a block reaches the indexer as it is mined, not at the next poll, and no full block
+      // is fetched ten times a second (lib/chain.ts). Without `ws`, or once Ponder gives up on it
+      // (9 failed reconnects, e.g. across an anvil restart), it polls: every 100 ms on a local
+      // devnet (one cheap call), every second on BSC.
       ws: chain.wsUrl,
-      // The devnet mines a block a second; BSC about every 0.45 s (there `ws` pushes new heads
-      // when BSC_WS_URL is set). A poll is one cheap eth_getBlockByNumber to a local anvil, and
-      // it bounds the live lag's detection part to 100 ms (the bench's p99 is still over 500 ms
-      // under load: the rest is fetching, indexing and committing the block). anvil also
-      // speaks WebSocket, but the tests' automine chain sends no new head until a transaction,
-      // so a subscription alone would never catch up with blocks mined before Ponder started.
       pollingInterval: chain.devnet ? 100 : 1_000,
     },
     ...(arbitrum && {

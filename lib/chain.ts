@@ -8,6 +8,10 @@ export type ChainSettings = {
   chainId: 56;
   devnet: boolean;
   rpcUrls: string[];
+  /**
+   * Where the indexer subscribes to new heads (`eth_subscribe`), instead of polling: BSC_WS_URL,
+   * or on a devnet that mines on its own the devnet's port (anvil speaks WebSocket there too).
+   */
   wsUrl?: string;
   /** First block the indexer reads (a reindex `--from-block` overrides the configured one). */
   startBlock: number;
@@ -63,7 +67,7 @@ export function resolveChain(config: Config): ChainSettings {
     chainId: 56,
     devnet: config.devnet,
     rpcUrls: config.rpcUrls,
-    wsUrl: config.devnet ? undefined : config.BSC_WS_URL,
+    wsUrl: config.devnet ? devnetWsUrl(config) : config.BSC_WS_URL,
     startBlock: config.LAUNCHPAD_FROM_BLOCK ?? config.BSC_START_BLOCK ?? 0,
     pairInitCodeHash: config.PAIR_INIT_CODE_HASH,
     contracts: {
@@ -80,6 +84,16 @@ export function resolveChain(config: Config): ChainSettings {
       serviceRegistry: config.SERVICE_REGISTRY_ADDRESS,
     },
   };
+}
+
+/**
+ * The devnet's WebSocket (anvil serves it on its HTTP port), or undefined on an automine devnet
+ * (DEVNET_BLOCK_TIME=0): there a head comes only with a transaction, so after a start the indexer
+ * would not read the blocks mined before it until the next one, where polling reads them at once.
+ */
+function devnetWsUrl(config: Config): string | undefined {
+  if (config.DEVNET_BLOCK_TIME === 0) return undefined;
+  return config.rpcUrls[0]?.replace(/^http/, "ws");
 }
 
 /**

@@ -18,6 +18,46 @@ export const LIVE_LAG_TARGET_MS = 500;
 
 type Marks = { mine0: number; mined: number; visible: number };
 
+/**
+ * An empty block a second, as the devnet's own miner: after its backfill (up to the finalized
+ * block) Ponder reads the unfinalized blocks at the first new head, and a subscription gets
+ * none from a chain that mines only on demand. Returns the stop.
+ */
+export function startMiner(test: TestClient): () => void {
+  const timer = setInterval(() => void test.mine({ blocks: 1 }).catch(() => {}), 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Waits until Ponder has indexed `head` live, stops the miner and waits for its last block:
+ * the lag figures start from a quiet index. Prints how long that took after ready.
+ */
+export async function catchUp(p: {
+  client: PublicClient;
+  run: PonderRun;
+  head: number;
+  stopMiner: () => void;
+}): Promise<void> {
+  const t0 = Date.now();
+  const indexed = () =>
+    Math.max(
+      -1,
+      ...[...ponderMarks(p.run.output()).entries()]
+        .filter(([, m]) => m.indexed !== undefined)
+        .map(([n]) => n),
+    );
+  while (indexed() < p.head) await new Promise((r) => setTimeout(r, 100));
+  const caughtUp = Date.now() - t0;
+  p.stopMiner();
+  await new Promise((r) => setTimeout(r, 200));
+  const last = Number(await p.client.getBlockNumber({ cacheTime: 0 }));
+  while (indexed() < last) await new Promise((r) => setTimeout(r, 100));
+  console.log(
+    `live catch-up after the backfill: block ${p.head} indexed live ${caughtUp} ms after ready (the lag figures start after it)`,
+  );
+}
+
 /** Mines `blocks` blocks of `perBlock` buys, one at a time, and prints the lag and its split. */
 export async function liveLag(p: {
   client: PublicClient;
@@ -111,7 +151,7 @@ export async function liveLag(p: {
 type PonderMark = { head?: number; added?: number; indexed?: number; indexDuration: number };
 
 /** Ponder's first time per live block for each of its per-block log lines. */
-function ponderMarks(output: string, wanted: Set<number>): Map<number, PonderMark> {
+function ponderMarks(output: string, wanted?: Set<number>): Map<number, PonderMark> {
   const out = new Map<number, PonderMark>();
   for (const line of output.split("\n")) {
     if (!line.includes('"number"')) continue;
@@ -121,7 +161,8 @@ function ponderMarks(output: string, wanted: Set<number>): Map<number, PonderMar
     } catch {
       continue;
     }
-    if (log.number === undefined || log.time === undefined || !wanted.has(log.number)) continue;
+    if (log.number === undefined || log.time === undefined || (wanted && !wanted.has(log.number)))
+      continue;
     const m = out.get(log.number) ?? { indexDuration: 0 };
     if (log.msg === "Received new head block") m.head ??= log.time;
     else if (log.msg === "Added block to local chain") m.added ??= log.time;

@@ -1,11 +1,12 @@
 // `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 100]
-//   [--cpu-prof DIR] [--ponder-log FILE]`
+//   [--cpu-prof DIR] [--ponder-log FILE] [--poll]`
 // Generates K curve trades over N registered tokens on a throwaway devnet, then prints:
 // backfill throughput of `ponder start` (events/s, with and without Ponder's process start),
 // live lag from a block being mined to its trades being readable through the views (p50, p99),
 // and the raw eth_getLogs rate of the same node (the ceiling). `--cpu-prof DIR` writes a V8 CPU
 // profile of the indexing process into DIR (open it in Chrome DevTools or speedscope);
-// `--ponder-log FILE` keeps Ponder's JSON log lines (debug level) there.
+// `--ponder-log FILE` keeps Ponder's JSON log lines (debug level) there; `--poll` has Ponder
+// poll for new blocks instead of subscribing to them.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,7 +33,7 @@ import type { StoryCall } from "../devnet/storyline/world.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/helpers/ponder.ts";
-import { liveLag } from "./bench-indexer-live.ts";
+import { catchUp, liveLag, startMiner } from "./bench-indexer-live.ts";
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +43,8 @@ const { values } = parseArgs({
     "live-blocks": { type: "string", default: "100" },
     "cpu-prof": { type: "string" },
     "ponder-log": { type: "string" },
+    // Ponder polls for new blocks instead of subscribing (how the devnet ran before issue 17).
+    poll: { type: "boolean", default: false },
   },
 });
 const TRADES = Number(values.trades);
@@ -210,7 +213,9 @@ try {
       // debug: the live phase splits each block's lag with Ponder's per-block lines.
       logLevel: "debug",
       nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
+      ws: !values.poll,
     });
+    const stopMiner = startMiner(test);
     await run.waitFor(head, 3_600_000);
     const backfillSec = (performance.now() - p0) / 1000;
     const [counts] = await sql`select (select count(*) from bench.trade)::int as trades`;
@@ -226,7 +231,12 @@ try {
       `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling`,
     );
 
-    // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts).
+    // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts), once Ponder
+    // has read the unfinalized blocks after its backfill.
+    await catchUp({ client, run, head, stopMiner });
+    console.log(
+      `live: new heads ${values.poll ? "polled every 100 ms" : "pushed over WebSocket (eth_subscribe)"}`,
+    );
     const perLiveBlock = 20;
     await liveLag({
       client,

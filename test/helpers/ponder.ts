@@ -42,6 +42,12 @@ export async function startPonder(p: {
   logLevel?: "warn" | "info" | "debug";
   /** Extra node flags, e.g. `--cpu-prof` for a profile of the indexing process. */
   nodeArgs?: string[];
+  /**
+   * Subscribe to new heads over the devnet's WebSocket, as on a devnet that mines on its own
+   * (lib/chain.ts). Off by default: the tests' chains automine, so a head comes only with a
+   * transaction and Ponder would not read the blocks before its start until the next one.
+   */
+  ws?: boolean;
 }): Promise<PonderRun> {
   const port = await freePort();
   const args = [...(p.nodeArgs ?? []), PONDER_BIN, "--log-format", "json"];
@@ -55,6 +61,7 @@ export async function startPonder(p: {
     LAUNCHPAD_DATA_DIR: p.dataDir,
     DEVNET_PORT: String(p.devnetPort),
     PORT: String(port),
+    DEVNET_BLOCK_TIME: p.ws ? "1" : "0",
   };
   // As the CLI does: the devnet's deployment record reaches ponder.config.ts as configuration.
   Object.assign(env, devnetEnv(loadConfig(env, ROOT)));
