@@ -51,6 +51,17 @@ try {
   }
   const prepSeconds = (Date.now() - prepStart) / 1000;
   const client = createPublicClient({ transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`) });
+  // When each block reached an outside client (polled every 25 ms): where in its block a
+  // request arrived and whether its transactions were out before the next one.
+  const minedAt = new Map<bigint, number>();
+  let watching = true;
+  const watcher = (async () => {
+    while (watching) {
+      const n = await client.getBlockNumber({ cacheTime: 0 }).catch(() => undefined);
+      if (n !== undefined && !minedAt.has(n)) minedAt.set(n, Date.now());
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
   const latencies: number[] = [];
   const results: {
     agentId: string;
@@ -83,6 +94,8 @@ try {
     }),
   );
   const wall = (Date.now() - t0) / 1000;
+  watching = false;
+  await watcher;
   // Transactions per launch: every transaction a saga stored or read a receipt for.
   const sql = stackSql(env.LAUNCHPAD_DATA_DIR as string);
   const rows = await sql<
@@ -107,6 +120,10 @@ try {
       select at from app.launch_steps e where e.agent_id = b.agent_id and e.attempt = b.attempt
         and e.step = b.step and e.phase <> 'begin' and e.id > b.id order by e.id limit 1) e on true
     where b.phase = 'begin'`;
+  const stepEnds = await sql<{ agent_id: string; step: string; at: Date; began: Date }[]>`
+    select agent_id, step, max(at) filter (where phase <> 'begin') as at,
+      min(at) filter (where phase = 'begin') as began
+    from app.launch_steps group by agent_id, step`;
   const pickups = await sql<{ ms: number }[]>`
     select extract(epoch from (min(st.at) - s.started_at)) * 1000 as ms
     from app.launch_sagas s join app.launch_steps st using (agent_id)
@@ -117,6 +134,11 @@ try {
   const outsideBlocks: number[] = [];
   const answerLags: number[] = [];
   const apiLags: number[] = [];
+  const timelines: string[] = [];
+  // The two sprints a two-block launch must win: its first transactions out before the next
+  // block, and createToken out within the block after the first ones were mined.
+  const firstOut: number[] = [];
+  const createOut: number[] = [];
   for (const r of rows) {
     const hashes = [r.fund, r.safe, r.identity, r.register, r.create].filter(Boolean) as Hash[];
     const blocks = new Set<bigint>();
@@ -130,7 +152,37 @@ try {
       outsideBlocks.push(Number(created - asked.headBlock));
       answerLags.push(asked.answeredAt - r.finished_at.getTime());
       apiLags.push(r.started_at.getTime() - asked.askedAt);
+      timelines.push(await timeline(r, asked, created));
     }
+  }
+  async function timeline(
+    r: (typeof rows)[number],
+    asked: (typeof results)[number],
+    created: bigint,
+  ): Promise<string> {
+    const head = minedAt.get(asked.headBlock) ?? Number.NaN;
+    const row = (step: string) =>
+      stepEnds.find((e) => e.agent_id === r.agent_id && e.step === step);
+    const end = (step: string) => row(step)?.at.getTime() ?? Number.NaN;
+    const began = (step: string) => row(step)?.began.getTime() ?? Number.NaN;
+    const block = async (h: Hash | null) =>
+      h ? (await client.getTransactionReceipt({ hash: h })).blockNumber - asked.headBlock : "-";
+    const at = (t: number) => `+${Math.round(t - head)}`;
+    const firstSent = Math.max(end("funding-sent"), end("identity-prepared"));
+    firstOut.push(firstSent - asked.askedAt);
+    const funded = r.fund ? (await client.getTransactionReceipt({ hash: r.fund })).blockNumber : 0n;
+    createOut.push(end("create-sent") - (minedAt.get(funded) ?? Number.NaN));
+    const next = (k: bigint) => at(minedAt.get(asked.headBlock + k) ?? Number.NaN);
+    return [
+      `${created - asked.headBlock} blocks: asked ${at(asked.askedAt)}`,
+      `saga ${at(r.started_at.getTime())}, wallet ${at(began("wallet"))}`,
+      `funding-sent ${at(began("funding-sent"))}..${at(end("funding-sent"))} (fund +${await block(r.fund)}, safe +${await block(r.safe)})`,
+      `identity-prepared ${at(end("identity-prepared"))} (+${await block(r.identity)})`,
+      `block +1 at ${next(1n)}`,
+      `funding-mined ${at(end("funding-mined"))}`,
+      `create-sent ${at(end("create-sent"))} (register +${await block(r.register)}, create +${created - asked.headBlock})`,
+      `block +2 at ${next(2n)}`,
+    ].join(", ");
   }
   const ok = results.filter((r) => r.status === 200).length;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -170,6 +222,16 @@ try {
   for (const s of steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), Number(s.ms)]);
   for (const [step, xs] of byStep) console.log(`  step ${step.padEnd(15)} ${ms(xs)}`);
   console.log(`answer after saga ${ms(answerLags)}`);
+  console.log(
+    `first txs out   ${ms(firstOut)}, p90 ${pct(firstOut, 90).toFixed(0)} ms after the request (block time ${env.DEVNET_BLOCK_TIME ?? 1} s: the time left in the request's block)`,
+  );
+  console.log(
+    `create out      ${ms(createOut)}, p90 ${pct(createOut, 90).toFixed(0)} ms after the funding's block (the block time is the ceiling)`,
+  );
+  console.log(
+    "per launch: ms after the head block's arrival when asked; each step's end and the block its transactions landed in, as +ms after that same head",
+  );
+  for (const t of timelines.sort()) console.log(`  ${t}`);
 } finally {
   await stack.stop();
   await stack.cleanup();
