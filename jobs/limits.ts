@@ -3,6 +3,9 @@
  * saga, the agent event jobs), in one place. The API reaches the queue only through jobs/launch/producer.ts.
  */
 
+/** Launch sagas run at once per worker (LAUNCH_LIMITS.concurrency; the pool is sized on it). */
+const SAGA_CONCURRENCY = 8;
+
 /** Limits of the job system. */
 export const JOB_LIMITS = {
   /** pg-boss keeps its tables in this schema, apart from the app's and Ponder's. */
@@ -11,6 +14,14 @@ export const JOB_LIMITS = {
   stopTimeoutMs: 15_000,
   /** Connections pg-boss may hold in the worker. */
   maxConnections: 5,
+  /**
+   * The worker's own pool (its jobs' queries; pg-boss has its own). A launch saga runs two lanes
+   * at once, each a query at a time, and a relayer nonce hold takes two (its lock's transaction
+   * and the save); at 6, five concurrent sagas queued for a connection before their first
+   * transactions went out (a single UPDATE waited up to 130 ms) and a quarter to a half of them
+   * missed the launch's first block (`bench:launch` at concurrency 5, issue 17).
+   */
+  workerConnections: 2 * SAGA_CONCURRENCY + 4,
   /** Connections the API's producer may hold (it only sends). */
   producerConnections: 2,
   /** How often a worker asks pg-boss for new jobs, in seconds. */
@@ -35,7 +46,7 @@ export const LAUNCH_LIMITS = {
   /** Every this many sweeps, agents' stored status follows the index (pending -> active -> graduated). */
   statusSyncEverySweeps: 5,
   /** Sagas run at once per worker. */
-  concurrency: 8,
+  concurrency: SAGA_CONCURRENCY,
   /** A transaction's receipt must arrive within this long. */
   receiptTimeoutMs: 60_000,
   /** How often the saga asks for a receipt it waits on (a tenth of a devnet block). */

@@ -41,7 +41,10 @@ export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
  * await worker.stop();
  */
 export async function startWorker(p: StartWorkerParameters): Promise<StartWorkerReturnType> {
-  const sql = createSql(p.databaseUrl, { max: 6, appName: "launchpad-worker" });
+  const sql = createSql(p.databaseUrl, {
+    max: JOB_LIMITS.workerConnections,
+    appName: "launchpad-worker",
+  });
   await migrate(sql);
   const boss = new PgBoss({
     connectionString: p.databaseUrl,

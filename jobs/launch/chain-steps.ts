@@ -113,13 +113,20 @@ async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCal
 /** Funding and the treasury Safe, signed with consecutive relayer nonces and sent together. */
 const fundingSent: Step = async (ctx, saga) => {
   const plan = await treasuryPlan(ctx, saga);
-  if (saga.treasury_address !== plan.address)
-    await patchSaga(ctx.sql, saga, { treasury_address: plan.address });
-  // A resumed saga re-sends what it stored; funding-mined decides whether it was dropped.
-  await rebroadcastRelayerTxs(ctx, [saga.fund_tx, saga.safe_tx]);
-  const [fund, safe] = await Promise.all([
-    saga.fund_tx ? null : fundCall(ctx, saga),
-    saga.safe_tx ? null : safeCall(ctx, saga),
+  // The treasury is stored beside the chain reads, not before them: it is deterministic per
+  // agent (identity-prepared derives the same), and it is stored before anything is signed.
+  const [, [fund, safe]] = await Promise.all([
+    saga.treasury_address === plan.address
+      ? undefined
+      : patchSaga(ctx.sql, saga, { treasury_address: plan.address }),
+    (async () => {
+      // A resumed saga re-sends what it stored; funding-mined decides whether it was dropped.
+      await rebroadcastRelayerTxs(ctx, [saga.fund_tx, saga.safe_tx]);
+      return Promise.all([
+        saga.fund_tx ? null : fundCall(ctx, saga),
+        saga.safe_tx ? null : safeCall(ctx, saga),
+      ]);
+    })(),
   ]);
   const calls = [fund, safe].filter((c): c is RelayerCall => c !== null);
   if (calls.length === 0) return "skipped";

@@ -39,8 +39,11 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
   let current = "start";
   const runStep = async (step: SagaStep) => {
     current = step;
-    await sql`update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId}`;
-    await recordStep(sql, saga, step, "begin");
+    // The saga's current step and the step's begin record in one statement (one round trip).
+    await sql`with s as (
+        update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId})
+      insert into app.launch_steps (agent_id, attempt, step, phase)
+      values (${agentId}, ${saga.attempt}, ${step}, 'begin')`;
     const outcome = await STEPS[step](ctx, saga);
     await recordStep(sql, saga, step, outcome === "done" ? "end" : "skip");
     log.info({ step, outcome }, "launch step");
