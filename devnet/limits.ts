@@ -30,6 +30,14 @@ export const DEVNET_LIMITS = {
    */
   restartAboveShedBytes: 16 * 1024 * 1024,
   /**
+   * Anvil's memory holds ~8 times what its dump sheds, and keeps `historyStates` copies of the
+   * system-contract ring buffers until they fill (8,191 blocks): in the 2-hour soak it grew by
+   * ~70 MB an hour per chain before the dump-size trigger fired. When its resident memory has
+   * grown by this much since it (re)started, the devnet restarts it from the state file too.
+   * Read from /proc (Linux); elsewhere only the dump-size trigger applies.
+   */
+  restartAboveRssGrowthBytes: 64 * 1024 * 1024,
+  /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.
    */
