@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Logger } from "../../../lib/logger.ts";
 import { type ExchangeRequest, INFO_PAGE, infoWeight, toWire } from "../protocol.ts";
+import { type BridgeSettings, watchBridge } from "./bridge.ts";
 import { handleExchange } from "./exchange.ts";
 import { UNIVERSE, Venue } from "./venue.ts";
 
@@ -22,6 +23,10 @@ export type HyperliquidStandInParameters = {
   hangMs?: number;
   /** Longest answer of a time-range query (the venue's: fills 2000, ledger 500). */
   pageSize?: { fills: number; ledger: number };
+  /** USDC transfers to this bridge on Arbitrum are credited as deposits (bridge.ts). */
+  bridge?: BridgeSettings;
+  /** How often the bridge is scanned (default STAND_IN_LIMITS.hyperliquidBridgeEveryMs). */
+  bridgeEveryMs?: number;
 };
 
 const Addr = z
@@ -55,7 +60,8 @@ type Failure = { mode: "error" | "hang"; remaining: number; types?: string[] };
  * userFillsByTime, userNonFundingLedgerUpdates, allMids, meta, metaAndAssetCtxs) and
  * `POST /exchange` (order, cancel, updateLeverage signed as L1 actions), over a venue that
  * keeps accounts, positions, fills, ledger updates, marks on a seeded random walk, resting
- * and trigger orders, and liquidations. Test and seed controls live under `/_control/`
+ * and trigger orders, and liquidations; with `bridge`, USDC sent to the bridge on Arbitrum is
+ * credited as a deposit. Test and seed controls live under `/_control/`
  * (see docs/pollers.md).
  *
  * @example
@@ -85,6 +91,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     timer?.unref();
   };
   schedule();
+  const stopBridge = p.bridge ? watchBridge(venue, p.bridge, p.log, p.bridgeEveryMs) : undefined;
 
   /** Injected failure for this request type, if any is armed. */
   const failing = async (type: string) => {
@@ -175,6 +182,9 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
         ? { account: venue.account(user) ?? null, clearinghouse: venue.clearinghouse(user) }
         : {}),
       requests,
+      bridge: venue.state.bridge
+        ? { nextBlock: venue.state.bridge.nextBlock, seen: venue.state.bridge.seen.length }
+        : null,
     });
   });
   control.put("/marks", async (c) => {
@@ -205,8 +215,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   const money = z.object({ user: Addr, usdc: Num, time: z.number().int().optional() });
   control.post("/deposit", async (c) => {
     const b = await read(c, money);
-    (venue.account(b.user, true) as { cash: number }).cash += b.usdc;
-    const u = venue.ledger(b.user, { type: "deposit", usdc: toWire(b.usdc) }, b.time);
+    const u = venue.deposit(b.user, b.usdc, b.time);
     venue.save();
     return c.json(u);
   });
@@ -307,8 +316,10 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   return {
     app,
     venue,
-    stop: () => {
+    /** Stops the walk and the bridge scan (a scan under way ends first), then saves. */
+    stop: async () => {
       if (timer) clearInterval(timer);
+      await stopBridge?.();
       venue.save();
     },
   };
