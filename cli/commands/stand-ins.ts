@@ -150,6 +150,12 @@ export function hyperliquidCommand(): Command {
         walkStepBps: STAND_IN_LIMITS.hyperliquidWalkStepBps,
         // Locally, USDC sent to the bridge on the local Arbitrum chain becomes a deposit.
         bridge: arbitrum?.devnet ? arbitrum : undefined,
+        // A test stack whose polls run POLL_TIME_SCALE times as often has a venue whose rate
+        // budget (weight per minute) is as much larger: the same budget per poll as in real time.
+        weightPerMinute:
+          config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE
+            ? Math.round(STAND_IN_LIMITS.hyperliquidWeightPerMinute / config.POLL_TIME_SCALE)
+            : STAND_IN_LIMITS.hyperliquidWeightPerMinute,
       }).catch((error: unknown) => {
         if (isAddressInUse(error))
           throw new ConfigError(

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Logger } from "../../../lib/logger.ts";
+import { STAND_IN_LIMITS } from "../../limits.ts";
 import { type ExchangeRequest, INFO_PAGE, infoWeight, toWire } from "../protocol.ts";
 import { type BridgeSettings, watchBridge } from "./bridge.ts";
 import { handleExchange } from "./exchange.ts";
@@ -113,7 +114,8 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     const now = Date.now();
     if (now - weight.windowStart >= 60_000) weight = { windowStart: now, used: 0 };
     weight.used += infoWeight(q.type);
-    if (weight.used > (p.weightPerMinute ?? 1200)) return c.json(null, 429);
+    if (weight.used > (p.weightPerMinute ?? STAND_IN_LIMITS.hyperliquidWeightPerMinute))
+      return c.json(null, 429);
     const failed = await failing(q.type);
     if (failed) return failed;
     switch (q.type) {
