@@ -48,7 +48,7 @@ type AgentRow = {
     name: string;
     handle: string | null;
     bio: string;
-    links: [];
+    links: { label: string; url: string }[];
     image_url: string | null;
   } | null;
   perps: Address | null;

@@ -9,8 +9,8 @@ import { launchEnv, nextIp } from "../helpers/launch.ts";
 // chain (sent on Arbitrum, credited by the venue); its holdings have the `hyperliquid` source
 // and its social stats the follower count. A second seed on the same stack adds new ones.
 
-/** Polls 20 times as often as in production: social every 15 s, Safe 1.5 s, perps 0.5 s. */
-const POLL_TIME_SCALE = "0.05";
+/** Polls 50 times as often as in production: social every 6 s, Safe 0.6 s, perps at most once a second (pg-boss). */
+const POLL_TIME_SCALE = "0.02";
 
 let stack: Stack | undefined;
 let env: Record<string, string>;
