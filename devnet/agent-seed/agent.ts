@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAgent } from "../../lib/agents/keys.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { type Actor, addWallet, putPersona } from "../../lib/dashboard/records.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
@@ -128,9 +128,26 @@ export async function seedAgent(p: {
   log: (line: string) => void;
 }): Promise<SeedAgent | undefined> {
   const config = loadConfig({ ...process.env, LAUNCHPAD_DATA_DIR: p.dataDir });
-  const sql = createSql(resolveDatabaseUrl(config), { max: 1, appName: "launchpad-seed" });
+  let url: string;
   try {
-    let row = await newestAgent(sql);
+    url = resolveDatabaseUrl(config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    p.log(`agent: ${error.message}: stand-ins not seeded`);
+    return undefined;
+  }
+  const sql = createSql(url, { max: 1, appName: "launchpad-seed" });
+  try {
+    let row: AgentRow | undefined;
+    try {
+      row = await newestAgent(sql);
+    } catch (error) {
+      // `launchpad devnet` alone: no database (or no schema yet) to find or record an agent in.
+      const code = (error as { code?: string }).code;
+      if (code !== "ECONNREFUSED" && code !== "42P01") throw error;
+      p.log(`agent: no database with agents (${code}): stand-ins not seeded`);
+      return undefined;
+    }
     const launched = !row;
     if (!row) {
       if (!(await apiUp(p.apiUrl))) {
