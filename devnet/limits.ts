@@ -2,6 +2,12 @@
 export const DEVNET_LIMITS = {
   /** `devnet seed` trades the tokens of at most this many API-launched agents (the newest). */
   seedLaunchedTokens: 5,
+  /** `devnet seed` waits this long for a launch through the API (retrying a 503 with its key). */
+  seedLaunchWaitMs: 240_000,
+  /** … and this long for the perps venue to credit its USDC deposit from Arbitrum. */
+  seedVenueCreditWaitMs: 60_000,
+  /** … and this long for the Safe Transaction Service to list its execution. */
+  seedSafeServiceWaitMs: 30_000,
   /**
    * How often the devnet writes its state file while it runs. A hard kill (SIGKILL, power
    * loss) loses at most the blocks of this interval; a clean stop writes the file last.
