@@ -132,8 +132,19 @@ export const POLICY_LIMITS = {
  */
 export const RELAYER_NONCE_LOCK = 7_400_014;
 
-/** The indexer's JSON-RPC requests (lib/indexer/transport.ts); Ponder's own default. */
-export const INDEXER_RPC_LIMITS = { timeoutMs: 10_000 } as const;
+/** The indexer's JSON-RPC requests (lib/indexer/transport.ts). */
+export const INDEXER_RPC_LIMITS = {
+  /** One request, counted from when it is sent (Ponder's own default). */
+  timeoutMs: 10_000,
+  /**
+   * Requests in flight to the node at once; the rest wait in the transport, untimed. Ponder's
+   * historical sync asks for up to 100 whole blocks at once: anvil, 2 cores shared, then took
+   * past the timeout for each, every retry added to the pile, and the 100,000-trade bench never
+   * finished (issue 17). 8 keeps a 500-transaction block under a second on the devnet and is
+   * still above what Ponder's own 20 requests/s start allows at a provider's ~200 ms latency.
+   */
+  concurrency: 8,
+} as const;
 
 /** Heartbeats of the long-running roles (lib/heartbeat.ts, app.role_heartbeats). */
 export const HEARTBEAT_LIMITS = {
