@@ -28,6 +28,7 @@ import { deployDevnet } from "../devnet/deploy.ts";
 import { buyCall } from "../devnet/storyline/calls.ts";
 import { serviceTokenCalls } from "../devnet/storyline/tokens.ts";
 import type { StoryCall } from "../devnet/storyline/world.ts";
+import { INDEXER_RPC_LIMITS } from "../lib/limits.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/helpers/ponder.ts";
@@ -193,6 +194,28 @@ try {
   console.log(
     `eth_getLogs ceiling: ${logCount} logs in ${getLogsSec.toFixed(2)} s = ${Math.round(logCount / getLogsSec)} logs/s`,
   );
+  // What Ponder 0.17's sync asks of the node besides logs: every block holding a matched log,
+  // whole (eth_getBlockByNumber(n, true)), as many at a time as the indexer's transport allows.
+  {
+    const w0 = performance.now();
+    let txCount = 0;
+    let next = record.deployedAtBlock;
+    await Promise.all(
+      Array.from({ length: INDEXER_RPC_LIMITS.concurrency }, async () => {
+        for (let n = next++; n <= head; n = next++) {
+          const block = await client.request({
+            method: "eth_getBlockByNumber",
+            params: [toHex(n), true],
+          });
+          txCount += block?.transactions.length ?? 0;
+        }
+      }),
+    );
+    const wholeSec = (performance.now() - w0) / 1000;
+    console.log(
+      `whole blocks (${INDEXER_RPC_LIMITS.concurrency} at a time), what Ponder's sync fetches for every block with a matched log: ${txCount} transactions in ${wholeSec.toFixed(2)} s = ${Math.round(txCount / wholeSec)} transactions/s`,
+    );
+  }
 
   const pg = await startEmbeddedPostgres({ dataDir });
   const sql = postgres(pg.url, { max: 2, onnotice: () => {} });

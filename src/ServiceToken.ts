@@ -29,15 +29,13 @@ function marketRole(tok: TokenRow, account: Hex): "curve" | "pair" | "vault" | "
 }
 
 async function moveBalance(context: Context, tok: TokenRow, account: Hex, delta: bigint) {
-  const key = { token: tok.address, account };
-  const row = await context.db.find(holder, key);
-  const before = row?.balance ?? 0n;
-  const after = before + delta;
-  if (row) await context.db.update(holder, key).set({ balance: after });
-  else
-    await context.db
-      .insert(holder)
-      .values({ ...key, balance: after, role: marketRole(tok, account) });
+  // One upsert (the store's cheapest way to a new balance): the row after it tells the one before.
+  const row = await context.db
+    .insert(holder)
+    .values({ token: tok.address, account, balance: delta, role: marketRole(tok, account) })
+    .onConflictDoUpdate((r) => ({ balance: r.balance + delta }));
+  const after = row.balance;
+  const before = after - delta;
   if (!countsAsHolder(tok, account) || (before === 0n) === (after === 0n)) return;
   const step = after === 0n ? -1 : 1;
   await context.db
