@@ -2,6 +2,7 @@
 // lines, raw JSON-RPC answers, and CPU time per process from /proc.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import type { Sql } from "postgres";
 import { type PublicClient, toHex } from "viem";
 import { INDEXER_RPC_LIMITS } from "../lib/limits.ts";
 
@@ -172,4 +173,17 @@ export function cpuMarks<K extends string>(
       >;
     },
   };
+}
+
+/** What Ponder's sync keeps: ponder_sync's rows and bytes on disk (tables with their indexes). */
+export async function syncStoreSize(sql: Sql) {
+  const [row] = await sql<{ transactions: number; logs: number; blocks: number; bytes: number }[]>`
+    select
+      (select count(*) from ponder_sync.transactions)::int as transactions,
+      (select count(*) from ponder_sync.logs)::int as logs,
+      (select count(*) from ponder_sync.blocks)::int as blocks,
+      (select sum(pg_total_relation_size(c.oid)) from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'ponder_sync' and c.relkind = 'r')::float8 as bytes`;
+  return row as { transactions: number; logs: number; blocks: number; bytes: number };
 }

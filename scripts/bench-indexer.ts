@@ -39,6 +39,7 @@ import {
   cpuMarks,
   loggedDuration,
   rpcBytes,
+  syncStoreSize,
   timeSplit,
   treeCpuSeconds,
   wholeBlocks,
@@ -266,6 +267,11 @@ try {
         `CPU a backfilled event: ponder ${perEvent.ponder.toFixed(0)} µs, anvil ${perEvent.anvil.toFixed(0)} µs, postgres ${perEvent.postgres.toFixed(0)} µs = ${total.toFixed(0)} µs; on ${cores} cores at best ${Math.round((cores * 1e6) / total)} events/s = ${((100 * cores * 1e6) / total / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
       );
     }
+
+    const store = await syncStoreSize(sql);
+    console.log(
+      `ponder_sync keeps ${store.transactions} transactions, ${store.logs} logs, ${store.blocks} blocks: ${(store.bytes / 1e6).toFixed(1)} MB = ${Math.round(store.bytes / events)} bytes a backfilled event`,
+    );
 
     // Live: mine blocks of trades one at a time and time until they are in the trade table.
     const lags: number[] = [];
