@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
-import { POLLERS, pollerStatus } from "../../lib/pollers/state.ts";
+import { POLLERS } from "../../lib/pollers/state.ts";
+import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { AppEnv } from "../env.ts";
 import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../schemas.ts";
 

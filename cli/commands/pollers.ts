@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-import { pollerStatus } from "../../lib/pollers/state.ts";
+import { pollerStatus } from "../../lib/pollers/status.ts";
 import { loadServiceConfig } from "../config.ts";
 
 /** `launchpad pollers status`: each off-chain poller's last success, lag and failing targets. */

@@ -55,7 +55,22 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
   if (hl) {
     // No retries inside a poll: the next tick is the retry, from the same cursor.
     const client = createHyperliquidClient({ apiUrl: hl.apiUrl, retries: 0 });
-    const ctx = { sql: p.sql, hl: client, log: p.log, beforeCommit: killPoint(p.config, "perps") };
+    const L = POLLER_LIMITS.perps;
+    // Test mode compresses time: the budget's window, the sweep and the back-off with it (the
+    // stand-in's window too), so a compressed poll spends the budget as a real one does.
+    const ctx = {
+      sql: p.sql,
+      hl: client,
+      log: p.log,
+      beforeCommit: killPoint(p.config, "perps"),
+      sweepEveryMs: L.sweepEveryMs * scale,
+      pacing: {
+        sql: p.sql,
+        budget: { venue: "hyperliquid", limit: L.weightBudgetPerMinute, windowMs: 60_000 * scale },
+        backoffMs: L.rateLimitBackoffMs * scale,
+        maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
+      },
+    };
     specs.push({
       name: "perps",
       queue: POLLER_LIMITS.perps.queue,
