@@ -126,6 +126,12 @@ export const POLLER_LIMITS = {
      * changes no figure, or that the venue lists late, is still seen within a sweep.
      */
     sweepEveryMs: 60_000,
+    /**
+     * When the budget runs short, a read of fills and ledger after a change goes first (it
+     * claims the head of the line, lib/pollers/budget.ts), cheap ticks next, sweeps last; a
+     * sweep this many periods late (or an account's first) claims too, so none starves.
+     */
+    sweepClaimAfterPeriods: 2,
     /** The venue's limit: 1200 weight a minute per IP, every REST request (PROTOCOLS.md 1.2). */
     venueWeightPerMinute: 1_200,
     /**

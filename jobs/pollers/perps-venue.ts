@@ -28,13 +28,18 @@ export type VenuePacing = {
 
 /**
  * Takes `weight` from the venue's budget for requests about to be sent, or throws
- * `PollDeferred` (budget spent this window, or the poller backing off after a 429).
+ * `PollDeferred` (budget spent this window, or the poller backing off after a 429). A large
+ * spend refused may make its claimant the head of the line (lib/pollers/budget.ts `trySpend`).
  *
  * @example
  * await reserve(pacing, infoWeight("clearinghouseState"));
  */
-export async function reserve(p: VenuePacing, weight: number): Promise<void> {
-  const r = await trySpend(p.sql, p.budget, weight);
+export async function reserve(
+  p: VenuePacing,
+  weight: number,
+  o: { claimant?: string; claim?: boolean } = {},
+): Promise<void> {
+  const r = await trySpend(p.sql, p.budget, weight, o);
   if (!r.ok) throw new PollDeferred(r.why);
 }
 

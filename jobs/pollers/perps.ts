@@ -139,18 +139,24 @@ export async function pollPerpsAccount(
     typeof cursor[field] === "number"
       ? Math.max(0, (cursor[field] as number) - L.overlapMs)
       : now - L.lookbackMs;
-  const sweepDue = typeof cursor.fullAt !== "number" || now - cursor.fullAt >= c.sweepEveryMs;
+  const sinceFull = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
+  const sweepDue = sinceFull >= c.sweepEveryMs;
   let state: ClearinghouseState | undefined;
   try {
     // A due sweep takes its whole first round at once, so it never stops half-way for budget.
-    await reserve(c.pacing, sweepDue ? W.state + W.fills + W.ledger : W.state);
+    // Refused, a read after a change, or a sweep long overdue, claims the head of the line.
+    const claimant = `${agentId}:${address}`;
+    await reserve(c.pacing, sweepDue ? W.state + W.fills + W.ledger : W.state, {
+      claimant,
+      claim: sinceFull >= c.sweepEveryMs * L.sweepClaimAfterPeriods,
+    });
     state = await sendInfo(c.pacing, "clearinghouseState", () => c.hl.clearinghouseState(address));
     const sig = accountSignature(state);
     const full = sweepDue || sig !== cursor.sig;
     let fills: { rows: Fill[]; complete: boolean } = { rows: [], complete: true };
     let ledger: { rows: LedgerUpdate[]; complete: boolean } = { rows: [], complete: true };
     if (full) {
-      if (!sweepDue) await reserve(c.pacing, W.fills + W.ledger);
+      if (!sweepDue) await reserve(c.pacing, W.fills + W.ledger, { claimant, claim: true });
       fills = await pages(
         c,
         "userFillsByTime",

@@ -14,34 +14,68 @@ export type Spend = { ok: true } | { ok: false; why: "budget" | "backoff" };
  * lock per venue serialises the check and the write, so concurrent jobs and several worker
  * processes never overspend together; times are the database's, one clock for all workers.
  *
+ * A large spend refused (`claim`) when no one holds the line makes its `claimant` the head:
+ * until it spends that much (or a window passes) others may not use the last `weight` of the
+ * budget, so the weight that frees up gathers for it instead of going in small bites to
+ * cheaper polls. The claimant's own smaller spends are not held back by its claim.
+ *
  * @example
- * if (!(await trySpend(sql, budget, 2)).ok) return "deferred";
+ * if (!(await trySpend(sql, budget, 42, { claimant: key, claim: true })).ok) return "deferred";
  */
-export async function trySpend(sql: Sql, b: WeightBudget, weight: number): Promise<Spend> {
+export async function trySpend(
+  sql: Sql,
+  b: WeightBudget,
+  weight: number,
+  o: { claimant?: string; claim?: boolean } = {},
+): Promise<Spend> {
+  const { claimant } = o;
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     await tx`insert into app.venue_budget (venue, weight_limit, window_ms)
       values (${b.venue}, ${b.limit}, ${b.windowMs}) on conflict (venue) do nothing`;
-    const [row] = await tx<{ blocked: boolean; limit: number; window_ms: number }[]>`
-      select coalesce(blocked_until > now(), false) as blocked, weight_limit as limit, window_ms
+    // The row lock first, then the clock: a spender that waited for the lock books its weight
+    // at the time it goes out, not when its transaction began (now()).
+    const [row] = await tx<
+      {
+        blocked_until: Date | null;
+        limit: number;
+        window_ms: number;
+        claim_key: string | null;
+        claim_weight: number | null;
+        claim_until: Date | null;
+      }[]
+    >`select blocked_until, weight_limit as limit, window_ms, claim_key, claim_weight, claim_until
       from app.venue_budget where venue = ${b.venue} for update`;
+    const [clock] = await tx<{ at: Date }[]>`select clock_timestamp() as at`;
+    const at = clock?.at ?? new Date();
     if (row && (row.limit !== b.limit || row.window_ms !== b.windowMs)) {
       // A worker with another configuration (a new release): the newest one is shown.
       await tx`update app.venue_budget set weight_limit = ${b.limit}, window_ms = ${b.windowMs}
         where venue = ${b.venue}`;
     }
+    const claimed = row?.claim_until && row.claim_until > at ? row.claim_key : null;
     const refuse = async (why: "budget" | "backoff"): Promise<Spend> => {
-      await tx`update app.venue_budget set deferred = deferred + 1 where venue = ${b.venue}`;
+      const claim = why === "budget" && o.claim && claimant && claimed === null;
+      await tx`update app.venue_budget set deferred = deferred + 1,
+          claim_key = ${claim ? (claimant ?? null) : (row?.claim_key ?? null)},
+          claim_weight = ${claim ? weight : (row?.claim_weight ?? null)},
+          claim_until = ${claim ? new Date(at.getTime() + b.windowMs) : (row?.claim_until ?? null)}
+        where venue = ${b.venue}`;
       return { ok: false, why };
     };
-    if (row?.blocked) return refuse("backoff");
-    await tx`delete from app.venue_weight
-      where venue = ${b.venue} and at <= now() - ${b.windowMs} * interval '1 millisecond'`;
+    if (row?.blocked_until && row.blocked_until > at) return refuse("backoff");
+    const from = new Date(at.getTime() - b.windowMs);
+    await tx`delete from app.venue_weight where venue = ${b.venue} and at <= ${from}`;
     const [spent] = await tx<{ used: number }[]>`
       select coalesce(sum(weight), 0)::int as used from app.venue_weight
       where venue = ${b.venue}`;
-    if ((spent?.used ?? 0) + weight > b.limit) return refuse("budget");
-    await tx`insert into app.venue_weight (venue, at, weight) values (${b.venue}, now(), ${weight})`;
+    const held = claimed !== null && claimed !== claimant ? (row?.claim_weight ?? 0) : 0;
+    if ((spent?.used ?? 0) + weight + held > b.limit) return refuse("budget");
+    await tx`insert into app.venue_weight (venue, at, weight) values (${b.venue}, ${at}, ${weight})`;
+    if (claimed !== null && claimed === claimant && weight >= (row?.claim_weight ?? 0)) {
+      await tx`update app.venue_budget set claim_key = null, claim_weight = null, claim_until = null
+        where venue = ${b.venue}`;
+    }
     return { ok: true };
   });
 }
@@ -55,7 +89,8 @@ export async function trySpend(sql: Sql, b: WeightBudget, weight: number): Promi
  */
 export async function charge(sql: Sql, b: WeightBudget, weight: number): Promise<void> {
   if (weight <= 0) return;
-  await sql`insert into app.venue_weight (venue, at, weight) values (${b.venue}, now(), ${weight})`;
+  await sql`insert into app.venue_weight (venue, at, weight)
+    values (${b.venue}, clock_timestamp(), ${weight})`;
 }
 
 /**

@@ -12,7 +12,12 @@ CREATE TABLE app.venue_budget (
   rate_limited integer NOT NULL DEFAULT 0,
   last_rate_limited_at timestamptz,
   -- Polls put off for want of budget (or during a back-off), ever.
-  deferred bigint NOT NULL DEFAULT 0
+  deferred bigint NOT NULL DEFAULT 0,
+  -- The head of the line: the oldest refused large spend (a poll's fills and ledger) keeps
+  -- this much free until it goes or the claim lapses, so small spends cannot starve it.
+  claim_key text,
+  claim_weight integer,
+  claim_until timestamptz
 );
 
 CREATE TABLE app.venue_weight (
