@@ -128,9 +128,12 @@ export const POLLER_LIMITS = {
     sweepEveryMs: 60_000,
     /**
      * When the budget runs short, a read of fills and ledger after a change goes first (it
-     * claims the head of the line, lib/pollers/budget.ts), cheap ticks next, sweeps last; a
-     * sweep this many periods late (or an account's first) claims too, so none starves.
+     * claims the head of the line, lib/pollers/budget.ts), cheap ticks next, sweeps last: a
+     * sweep on time goes only while the window's use is under this share of the budget (else
+     * that tick is a cheap one)...
      */
+    sweepBudgetShare: 0.6,
+    /** ...and one this many periods late (or an account's first) claims too: none starves. */
     sweepClaimAfterPeriods: 2,
     /** The venue's limit: 1200 weight a minute per IP, every REST request (PROTOCOLS.md 1.2). */
     venueWeightPerMinute: 1_200,

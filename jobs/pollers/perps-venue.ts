@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import type { Sql } from "../../lib/db/client.ts";
 import { charge, rateLimited, trySpend, type WeightBudget } from "../../lib/pollers/budget.ts";
 import { UpstreamError } from "../../services/http.ts";
-import { type ClearinghouseState, infoItemsWeight } from "../../services/hyperliquid/protocol.ts";
+import {
+  type ClearinghouseState,
+  infoItemsWeight,
+  infoWeight,
+} from "../../services/hyperliquid/protocol.ts";
+import { POLLER_LIMITS } from "../limits.ts";
+
+const L = POLLER_LIMITS.perps;
 
 /** Why a poll waits for a later tick: budget spent, a back-off running, or a 429 just now. */
 export type DeferReason = "budget" | "backoff" | "rate-limited";
@@ -41,6 +48,43 @@ export async function reserve(
 ): Promise<void> {
   const r = await trySpend(p.sql, p.budget, weight, o);
   if (!r.ok) throw new PollDeferred(r.why);
+}
+
+/** Weights of the perps poll's requests (PROTOCOLS.md 1.2). */
+export const PERPS_WEIGHT = {
+  state: infoWeight("clearinghouseState"),
+  fills: infoWeight("userFillsByTime"),
+  ledger: infoWeight("userNonFundingLedgerUpdates"),
+};
+
+/**
+ * Takes this tick's first weight and says whether it sweeps: a due sweep takes its whole first
+ * round (2 + 20 + 20) at once, so it never stops half-way for budget. On time, it goes only
+ * within `sweepBudgetShare` of the budget, else the tick is a cheap one (2) and the sweep waits;
+ * `sweepClaimAfterPeriods` late (or an account's first read), it claims the head of the line.
+ * Throws `PollDeferred` when not even the cheap tick fits.
+ *
+ * @example
+ * const { sweep } = await reserveTick(pacing, { claimant, sinceFullMs, sweepEveryMs: 60_000 });
+ */
+export async function reserveTick(
+  p: VenuePacing,
+  o: { claimant: string; sinceFullMs: number; sweepEveryMs: number },
+): Promise<{ sweep: boolean }> {
+  const W = PERPS_WEIGHT;
+  const round = W.state + W.fills + W.ledger;
+  if (o.sinceFullMs >= o.sweepEveryMs * L.sweepClaimAfterPeriods) {
+    await reserve(p, round, { claimant: o.claimant, claim: true });
+    return { sweep: true };
+  }
+  if (o.sinceFullMs >= o.sweepEveryMs) {
+    const cap = Math.floor(p.budget.limit * L.sweepBudgetShare);
+    const r = await trySpend(p.sql, p.budget, round, { claimant: o.claimant, cap, optional: true });
+    if (r.ok) return { sweep: true };
+    if (r.why === "backoff") throw new PollDeferred("backoff");
+  }
+  await reserve(p, W.state, { claimant: o.claimant });
+  return { sweep: false };
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   type ClearinghouseState,
   type Fill,
   INFO_PAGE,
-  infoWeight,
   type LedgerUpdate,
 } from "../../services/hyperliquid/protocol.ts";
 import { POLLER_LIMITS } from "../limits.ts";
@@ -23,8 +22,10 @@ import { fillEvents, ledgerEvents } from "./perps-events.ts";
 import {
   accountSignature,
   type DeferReason,
+  PERPS_WEIGHT,
   PollDeferred,
   reserve,
+  reserveTick,
   sendInfo,
   type VenuePacing,
 } from "./perps-venue.ts";
@@ -49,11 +50,7 @@ export type PerpsPollResult =
   | { error: string };
 
 const L = POLLER_LIMITS.perps;
-const W = {
-  state: infoWeight("clearinghouseState"),
-  fills: infoWeight("userFillsByTime"),
-  ledger: infoWeight("userNonFundingLedgerUpdates"),
-};
+const W = PERPS_WEIGHT;
 
 /**
  * Every page of a time-range query from `start` (inclusive), up to `maxPages`; the first page's
@@ -139,24 +136,23 @@ export async function pollPerpsAccount(
     typeof cursor[field] === "number"
       ? Math.max(0, (cursor[field] as number) - L.overlapMs)
       : now - L.lookbackMs;
-  const sinceFull = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
-  const sweepDue = sinceFull >= c.sweepEveryMs;
+  const sinceFullMs = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
   let state: ClearinghouseState | undefined;
   try {
-    // A due sweep takes its whole first round at once, so it never stops half-way for budget.
-    // Refused, a read after a change, or a sweep long overdue, claims the head of the line.
     const claimant = `${agentId}:${address}`;
-    await reserve(c.pacing, sweepDue ? W.state + W.fills + W.ledger : W.state, {
+    const { sweep } = await reserveTick(c.pacing, {
       claimant,
-      claim: sinceFull >= c.sweepEveryMs * L.sweepClaimAfterPeriods,
+      sinceFullMs,
+      sweepEveryMs: c.sweepEveryMs,
     });
     state = await sendInfo(c.pacing, "clearinghouseState", () => c.hl.clearinghouseState(address));
     const sig = accountSignature(state);
-    const full = sweepDue || sig !== cursor.sig;
+    const full = sweep || sig !== cursor.sig;
     let fills: { rows: Fill[]; complete: boolean } = { rows: [], complete: true };
     let ledger: { rows: LedgerUpdate[]; complete: boolean } = { rows: [], complete: true };
     if (full) {
-      if (!sweepDue) await reserve(c.pacing, W.fills + W.ledger, { claimant, claim: true });
+      // Refused, a read after a change claims the head of the line: it goes before cheap ticks.
+      if (!sweep) await reserve(c.pacing, W.fills + W.ledger, { claimant, claim: true });
       fills = await pages(
         c,
         "userFillsByTime",

@@ -17,7 +17,9 @@ export type Spend = { ok: true } | { ok: false; why: "budget" | "backoff" };
  * A large spend refused (`claim`) when no one holds the line makes its `claimant` the head:
  * until it spends that much (or a window passes) others may not use the last `weight` of the
  * budget, so the weight that frees up gathers for it instead of going in small bites to
- * cheaper polls. The claimant's own smaller spends are not held back by its claim.
+ * cheaper polls. The claimant's own smaller spends are not held back by its claim. `cap`: a
+ * spend of lower priority goes only while the window's use stays under it; `optional`: a
+ * refusal is not counted as a deferral (the caller does something cheaper instead).
  *
  * @example
  * if (!(await trySpend(sql, budget, 42, { claimant: key, claim: true })).ok) return "deferred";
@@ -26,7 +28,7 @@ export async function trySpend(
   sql: Sql,
   b: WeightBudget,
   weight: number,
-  o: { claimant?: string; claim?: boolean } = {},
+  o: { claimant?: string; claim?: boolean; cap?: number; optional?: boolean } = {},
 ): Promise<Spend> {
   const { claimant } = o;
   return sql.begin(async (t) => {
@@ -55,6 +57,7 @@ export async function trySpend(
     }
     const claimed = row?.claim_until && row.claim_until > at ? row.claim_key : null;
     const refuse = async (why: "budget" | "backoff"): Promise<Spend> => {
+      if (o.optional) return { ok: false, why };
       const claim = why === "budget" && o.claim && claimant && claimed === null;
       await tx`update app.venue_budget set deferred = deferred + 1,
           claim_key = ${claim ? (claimant ?? null) : (row?.claim_key ?? null)},
@@ -70,7 +73,8 @@ export async function trySpend(
       select coalesce(sum(weight), 0)::int as used from app.venue_weight
       where venue = ${b.venue}`;
     const held = claimed !== null && claimed !== claimant ? (row?.claim_weight ?? 0) : 0;
-    if ((spent?.used ?? 0) + weight + held > b.limit) return refuse("budget");
+    if ((spent?.used ?? 0) + weight + held > Math.min(o.cap ?? b.limit, b.limit))
+      return refuse("budget");
     await tx`insert into app.venue_weight (venue, at, weight) values (${b.venue}, ${at}, ${weight})`;
     if (claimed !== null && claimed === claimant && weight >= (row?.claim_weight ?? 0)) {
       await tx`update app.venue_budget set claim_key = null, claim_weight = null, claim_until = null

@@ -1,10 +1,14 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppEnv } from "../../api/env.ts";
+import { registerPollers } from "../../api/routes/pollers.ts";
 import { POLLER_LIMITS } from "../../jobs/limits.ts";
 import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
 import type { Metered } from "../../services/hyperliquid/stand-in/weight.ts";
+import { runCli } from "../helpers/cli.ts";
 import { pollerWorld, until } from "./world.ts";
 
 // Many agents on one venue IP: 30 perps accounts polled by two worker processes against the
@@ -82,6 +86,20 @@ describe("perps poller with many agents", () => {
           throw new Error(`${String(e)}\n${workers.map((x) => x.output()).join("\n")}`);
         });
       }
+      // Then quiet accounts: each one's fills and ledger are still read again by its sweep,
+      // though the budget cannot take every sweep on time (cheap ticks 360 + sweeps 1260 a
+      // window, against 900): sweeps stretch, none starves.
+      const quiet = Date.now();
+      await until(
+        "every account swept again",
+        async () => {
+          const [r] = await w.db.sql<{ behind: number }[]>`
+            select count(*)::int as behind from app.poller_state
+            where poller = 'perps' and (cursor->>'fullAt')::bigint <= ${quiet}`;
+          return r?.behind === 0;
+        },
+        120_000,
+      );
       const weight = (await w.control("GET", "/weight")) as {
         limit: number;
         windowMs: number;
@@ -93,6 +111,13 @@ describe("perps poller with many agents", () => {
       expect(weight.rateLimited).toBe(0);
       expect(weight.log.every((m) => m.status === 200)).toBe(true);
       const most = peak(weight.log, weight.windowMs);
+      const byType: Record<string, number> = {};
+      for (const m of weight.log) byType[m.type] = (byType[m.type] ?? 0) + 1;
+      const span = (weight.log.at(-1)?.at ?? 0) - (weight.log[0]?.at ?? 0);
+      const total = weight.log.reduce((a, m) => a + m.weight, 0);
+      process.stdout.write(
+        `requests ${JSON.stringify(byType)}; ${total} weight in ${span} ms (budget ${Math.round((900 * span) / weight.windowMs)})\n`,
+      );
       process.stdout.write(
         `venue weight: peak ${most} in any ${weight.windowMs} ms (venue limit ${weight.limit}, budget ${POLLER_LIMITS.perps.weightBudgetPerMinute}), ${weight.log.length} requests\n`,
       );
@@ -109,6 +134,21 @@ describe("perps poller with many agents", () => {
       // Operators see every agent's effective period.
       expect(perps?.pace).toHaveLength(AGENTS);
       for (const p of perps?.pace ?? []) expect(p.periodSeconds).not.toBeNull();
+      // The same for operators: the CLI per agent, the public route per poller and target.
+      const cli = await runCli(["pollers", "status"], w.env());
+      expect(cli.code).toBe(0);
+      expect(cli.stdout).toContain("hyperliquid rate budget: ");
+      expect(cli.stdout).toMatch(/perps: 30 target\(s\).*, period [\d.]+ s \(slowest [\d.]+ s\)/);
+      for (let i = 0; i < AGENTS; i++)
+        expect(cli.stdout).toMatch(new RegExp(`${agent(i)} ${users[i]}: period [\\d.]+ s`));
+      const app = new OpenAPIHono<AppEnv>();
+      registerPollers(app, { sql: w.db.sql });
+      const route = (await (await app.request("/v2/pollers/status")).json()) as {
+        data: { pollers: { poller: string; budget: unknown; pace: unknown[] }[] };
+      };
+      const perpsRoute = route.data.pollers.find((x) => x.poller === "perps");
+      expect(perpsRoute?.budget).toMatchObject({ limit: 900, rateLimited: 0 });
+      expect(perpsRoute?.pace).toHaveLength(AGENTS);
       process.stdout.write(
         `effective period: median ${perps?.periodSeconds.median} s, slowest ${perps?.periodSeconds.max} s (tick ${(POLLER_LIMITS.perps.everyMs * SCALE) / 1000} s); ${perps?.budget?.deferred} polls deferred\n`,
       );
@@ -116,5 +156,5 @@ describe("perps poller with many agents", () => {
       for (const x of workers) x.child.kill("SIGTERM");
       await Promise.all(workers.map((x) => x.exited));
     }
-  });
+  }, 240_000);
 });

@@ -191,5 +191,11 @@ describe("perps poller pacing", () => {
     expect(await pollPerpsAccount(c, "sweep-d", D)).toEqual({ events: 2, full: true });
     expect(await fillReads()).toBe(reads + 1);
     expect(await stored("sweep-d")).toEqual(await expected("sweep-d", D));
+    // The marks move the open position's value, margins and the account value, not its own
+    // figures: no fills read for that.
+    await w.control("PUT", "/marks", { BTC: 61_000 });
+    clock += 1_000;
+    expect(await pollPerpsAccount(c, "sweep-d", D)).toEqual({ events: 0, full: false });
+    expect(await fillReads()).toBe(reads + 1);
   });
 });
