@@ -65,14 +65,12 @@ async function pages<T extends { time: number }>(
   pageSize: number,
 ): Promise<{ rows: T[]; complete: boolean }> {
   const rows: T[] = [];
+  const weight = type === "userFillsByTime" ? W.fills : W.ledger;
   let s = start;
   for (let i = 0; i < L.maxPages; i++) {
-    if (
-      i > 0 &&
-      !(await trySpend(c.sql, c.pacing.budget, W[type === "userFillsByTime" ? "fills" : "ledger"]))
-        .ok
-    )
+    if (i > 0 && !(await trySpend(c.sql, c.pacing.budget, weight)).ok) {
       return { rows, complete: false };
+    }
     const page = await sendInfo(
       c.pacing,
       type,

@@ -5,6 +5,7 @@ import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
+import { POLLER_VENUE } from "../../lib/pollers/status.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createSafeTxServiceClient } from "../../services/safe-tx-service/client.ts";
@@ -66,7 +67,11 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       sweepEveryMs: L.sweepEveryMs * scale,
       pacing: {
         sql: p.sql,
-        budget: { venue: "hyperliquid", limit: L.weightBudgetPerMinute, windowMs: 60_000 * scale },
+        budget: {
+          venue: POLLER_VENUE.perps,
+          limit: L.weightBudgetPerMinute,
+          windowMs: 60_000 * scale,
+        },
         backoffMs: L.rateLimitBackoffMs * scale,
         maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
       },

@@ -3,7 +3,8 @@ import { type BudgetStatus, budgetStatus } from "./budget.ts";
 import { type Cursor, POLLERS, type Poller } from "./state.ts";
 
 /** The rate budget each poller spends, by venue (lib/pollers/budget.ts). */
-export const POLLER_VENUE: Partial<Record<Poller, string>> = { perps: "hyperliquid" };
+export const POLLER_VENUE = { perps: "hyperliquid" } as const;
+const venueOf = (p: Poller): string | undefined => (POLLER_VENUE as Record<string, string>)[p];
 
 /** One polled target's pacing. */
 export type TargetPace = {
@@ -87,7 +88,7 @@ export async function pollerStatus(sql: Sql): Promise<PollerStatus[]> {
       };
     });
     const periods = pace.flatMap((p) => (p.periodSeconds === null ? [] : [p.periodSeconds]));
-    const venue = POLLER_VENUE[poller];
+    const venue = venueOf(poller);
     return {
       poller,
       targets: mine.length,
