@@ -19,6 +19,8 @@ export const STAND_IN_LIMITS = {
   hyperliquidWalkStepBps: 10,
   /** `/info` weight a client may spend per minute (the venue's 1200, PROTOCOLS.md 1.2). */
   hyperliquidWeightPerMinute: 1_200,
+  /** `/info` requests the stand-in remembers (time, type, weight, status) for tests. */
+  hyperliquidRequestLog: 50_000,
   /** The venue stand-in scans the local Arbitrum chain for deposits to its bridge this often. */
   hyperliquidBridgeEveryMs: 1_000,
   /** Blocks per `eth_getLogs` of that scan. */

@@ -151,11 +151,12 @@ export function hyperliquidCommand(): Command {
         // Locally, USDC sent to the bridge on the local Arbitrum chain becomes a deposit.
         bridge: arbitrum?.devnet ? arbitrum : undefined,
         // A test stack whose polls run POLL_TIME_SCALE times as often has a venue whose rate
-        // budget (weight per minute) is as much larger: the same budget per poll as in real time.
-        weightPerMinute:
-          config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE
-            ? Math.round(STAND_IN_LIMITS.hyperliquidWeightPerMinute / config.POLL_TIME_SCALE)
-            : STAND_IN_LIMITS.hyperliquidWeightPerMinute,
+        // window (the minute) is as much shorter, as the pollers' budget window is: the same
+        // weight per poll as in real time.
+        weightPerMinute: STAND_IN_LIMITS.hyperliquidWeightPerMinute,
+        weightWindowMs:
+          60_000 *
+          (config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE ? config.POLL_TIME_SCALE : 1),
       }).catch((error: unknown) => {
         if (isAddressInUse(error))
           throw new ConfigError(

@@ -2,9 +2,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { toWire } from "../protocol.ts";
 import type { Venue } from "./venue.ts";
+import type { WeightMeter } from "./weight.ts";
 
 /** A failure armed by `PUT /_control/fail`: the next `remaining` requests (of `types`) fail. */
-export type Failure = { mode: "error" | "hang"; remaining: number; types?: string[] };
+export type Failure = {
+  mode: "error" | "hang" | "rate-limit";
+  remaining: number;
+  types?: string[];
+};
 
 /** An address in a request, lowercased as the venue keys accounts. */
 export const Addr = z
@@ -24,6 +29,8 @@ export type ControlDeps = {
   venue: Venue;
   /** Requests served, by `/info` type and `exchange`. */
   requests: Record<string, number>;
+  /** The rate limit's meter and its request log. */
+  meter: WeightMeter;
   /** Sets the marks' random walk (0: off); returns what is now in force. */
   walk: (everyMs: number, stepBps?: number) => { everyMs: number; stepBps: number };
   stepBps: () => number;
@@ -57,6 +64,11 @@ export function controlRoutes(d: ControlDeps): Hono {
         ? { nextBlock: venue.state.bridge.nextBlock, seen: venue.state.bridge.seen.length }
         : null,
     });
+  });
+  // The rate limit: its window now, 429s sent, and every /info request (`since`: ms).
+  control.get("/weight", (c) => {
+    const since = Number(c.req.query("since") ?? 0);
+    return c.json({ ...d.meter.snapshot(), log: d.meter.log.filter((m) => m.at >= since) });
   });
   control.put("/marks", async (c) => {
     const marks = await read(c, z.record(z.string(), Num));
@@ -159,7 +171,7 @@ export function controlRoutes(d: ControlDeps): Hono {
     const b = await read(
       c,
       z.object({
-        mode: z.enum(["error", "hang", "off"]),
+        mode: z.enum(["error", "hang", "rate-limit", "off"]),
         count: z.number().int().positive().default(1_000_000),
         types: z.array(z.string()).optional(),
       }),

@@ -3,11 +3,18 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Logger } from "../../../lib/logger.ts";
 import { STAND_IN_LIMITS } from "../../limits.ts";
-import { type ExchangeRequest, INFO_PAGE, infoWeight, toWire } from "../protocol.ts";
+import {
+  type ExchangeRequest,
+  INFO_PAGE,
+  infoItemsWeight,
+  infoWeight,
+  toWire,
+} from "../protocol.ts";
 import { type BridgeSettings, watchBridge } from "./bridge.ts";
 import { Addr, controlRoutes, type Failure } from "./control.ts";
 import { handleExchange } from "./exchange.ts";
 import { UNIVERSE, Venue } from "./venue.ts";
+import { WeightMeter } from "./weight.ts";
 
 export type HyperliquidStandInParameters = {
   log: Logger;
@@ -19,8 +26,10 @@ export type HyperliquidStandInParameters = {
   seed?: number;
   /** `source` of the signed phantom agent: "a" (mainnet, default) or "b" (testnet). */
   isMainnet?: boolean;
-  /** Info weight per minute per client (the venue's 1200); tests lower it to see 429s. */
+  /** Info weight per window for all clients (the venue's 1200); tests lower it to see 429s. */
   weightPerMinute?: number;
+  /** The rate limit's window (the venue's minute); a test compressing time shortens it. */
+  weightWindowMs?: number;
   /** How long a request told to hang is held before it is answered with a 503. */
   hangMs?: number;
   /** Longest answer of a time-range query (the venue's: fills 2000, ledger 500). */
@@ -65,7 +74,10 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   let walkEveryMs = p.walkEveryMs ?? 0;
   let stepBps = p.walkStepBps ?? 10;
   const requests: Record<string, number> = {};
-  let weight = { windowStart: Date.now(), used: 0 };
+  const meter = new WeightMeter(
+    p.weightPerMinute ?? STAND_IN_LIMITS.hyperliquidWeightPerMinute,
+    p.weightWindowMs ?? 60_000,
+  );
 
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
@@ -88,6 +100,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     if (failure.types && !failure.types.includes(type)) return undefined;
     failure.remaining--;
     if (failure.mode === "hang") await sleep(p.hangMs ?? 30_000);
+    if (failure.mode === "rate-limit") return new Response("null", { status: 429 });
     return new Response("internal error (stand-in told to fail)", {
       status: failure.mode === "hang" ? 503 : 500,
     });
@@ -99,11 +112,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
       return c.text("Failed to deserialize the JSON body into the target type", 422);
     const q = parsed.data;
     requests[q.type] = (requests[q.type] ?? 0) + 1;
-    const now = Date.now();
-    if (now - weight.windowStart >= 60_000) weight = { windowStart: now, used: 0 };
-    weight.used += infoWeight(q.type);
-    if (weight.used > (p.weightPerMinute ?? STAND_IN_LIMITS.hyperliquidWeightPerMinute))
-      return c.json(null, 429);
+    if (!meter.admit(q.type, infoWeight(q.type))) return c.json(null, 429);
     const failed = await failing(q.type);
     if (failed) return failed;
     switch (q.type) {
@@ -118,7 +127,9 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
           (q.type === "userFillsByTime" ? a?.fills : a?.ledger) ?? [];
         const end = q.endTime ?? Number.MAX_SAFE_INTEGER;
         const limit = q.type === "userFillsByTime" ? page.fills : page.ledger;
-        return c.json(rows.filter((r) => r.time >= q.startTime && r.time <= end).slice(0, limit));
+        const answer = rows.filter((r) => r.time >= q.startTime && r.time <= end).slice(0, limit);
+        meter.extra(q.type, infoItemsWeight(q.type, answer.length));
+        return c.json(answer);
       }
       case "allMids":
         return c.json(
@@ -163,6 +174,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     controlRoutes({
       venue,
       requests,
+      meter,
       walk: (everyMs, step) => {
         walkEveryMs = everyMs;
         stepBps = step ?? stepBps;
