@@ -11,6 +11,7 @@ import { resolveArbitrum } from "./lib/arbitrum.ts";
 import { resolveChain } from "./lib/chain.ts";
 import { loadConfig } from "./lib/config.ts";
 import { indexerTransport } from "./lib/indexer/transport.ts";
+import { INDEXER_RPC_LIMITS } from "./lib/limits.ts";
 
 // Ponder runs this file in the indexer role's child process; the indexer command has already
 // validated the configuration and reset the index if the chain changed.
@@ -28,6 +29,10 @@ const arbitrum = resolveArbitrum(loadConfig());
 // The subscription stays bounded to the service's own tokens: a token is followed only once the
 // ServiceRegistry names it (or a deposit launch predicts it). Ponder matches a child's logs from
 // the block of the factory event on, and the saga registers before it creates, so the mint is seen.
+/** Requests in flight to a chain's node: a devnet's local anvil is the one that chokes. */
+const rpcConcurrency = (devnet: boolean) =>
+  devnet ? INDEXER_RPC_LIMITS.concurrency : INDEXER_RPC_LIMITS.remoteConcurrency;
+
 const registered = getAbiItem({ abi: serviceRegistryAbi, name: "ServiceTokenRegistered" });
 const launched = getAbiItem({ abi: launchFactoryAbi, name: "LaunchCreated" });
 
@@ -36,8 +41,9 @@ export default createConfig({
   chains: {
     bsc: {
       id: 56,
-      // Timeouts retried as errors, not as rate limits (lib/indexer/transport.ts says why).
-      rpc: indexerTransport(chain.rpcUrls),
+      // Timeouts retried as errors, not as rate limits; a bounded number of requests in flight
+      // (lib/indexer/transport.ts says why).
+      rpc: indexerTransport(chain.rpcUrls, { concurrency: rpcConcurrency(chain.devnet) }),
       // New heads pushed over WebSocket (BSC_WS_URL; the devnet's own port when it mines on its
       // own): a block reaches the indexer as it is mined, not at the next poll, and no full block
       // is fetched ten times a second (lib/chain.ts). Without `ws`, or once Ponder gives up on it
@@ -49,7 +55,9 @@ export default createConfig({
     ...(arbitrum && {
       arbitrum: {
         id: arbitrum.chainId,
-        rpc: indexerTransport([arbitrum.rpcUrl]),
+        rpc: indexerTransport([arbitrum.rpcUrl], {
+          concurrency: rpcConcurrency(arbitrum.devnet),
+        }),
         // Arbitrum One makes a block every ~0.25 s; a USDC deposit is not latency-critical.
         pollingInterval: arbitrum.devnet ? 100 : 1_000,
       },

@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   existsSync,
@@ -5,15 +6,19 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import type { Abi, Hex } from "viem";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
+const execFileAsync = promisify(execFile);
+const CHILD = join(here, "compile-child.ts");
 
 /** Directory holding our Solidity sources. */
 export const SOURCES_DIR = join(here, "src");
@@ -125,7 +130,35 @@ type SolcOutput = {
   >;
 };
 
+/**
+ * Compiles in a child process (contracts/compile-child.ts). solc-js is a WASM compiler whose heap
+ * (~350 MB) a process keeps once it ran: in the supervisor of a fresh clone's `npm start`, which
+ * compiles before it deploys, it stayed at 260 MB for the life of the stack instead of 100.
+ */
 async function compile(sources: Record<string, string>): Promise<Artifacts> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const input = join(OUT_DIR, `sources.${process.pid}.json`);
+  const out = join(OUT_DIR, `compiled.${process.pid}.json`);
+  try {
+    // The very sources the cache key was made from.
+    writeFileSync(input, JSON.stringify(sources));
+    await execFileAsync(process.execPath, [CHILD, input, out], {
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: { stderr?: string }) => {
+      throw new Error("solc compilation failed", {
+        cause: new Error(error.stderr?.trim() || String(error)),
+      });
+    });
+    return JSON.parse(readFileSync(out, "utf8")) as Artifacts;
+  } finally {
+    rmSync(input, { force: true });
+    rmSync(out, { force: true });
+  }
+}
+
+/** Runs solc-js on `sources` in this process (the child's half of `compile`). */
+export async function compileSources(sources: Record<string, string>): Promise<Artifacts> {
   const solc = (await import("solc")).default;
   const input = {
     language: "Solidity",

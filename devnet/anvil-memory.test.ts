@@ -29,9 +29,11 @@ const PROBE = "0x000000000000000000000000000000000000dEaD";
 const dir = mkdtempSync(join(tmpdir(), "devnet-memory-"));
 let anvil: StartAnvilReturnType | undefined;
 let restarted: StartAnvilReturnType | undefined;
+let grown: StartAnvilReturnType | undefined;
 afterAll(async () => {
   await anvil?.stop();
   await restarted?.stop();
+  await grown?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -131,5 +133,50 @@ describe("anvil's memory with 1-second blocks", () => {
     const logs = await client.getLogs({ fromBlock: 0n, toBlock: "latest" });
     expect(logs.map((l) => l.transactionHash)).toEqual([receipt.transactionHash]);
     expect(after).toBeLessThan(before);
+  }, 180_000);
+
+  it("restarts anvil from the state file when its memory has grown past the limit since it started", async () => {
+    const lines: string[] = [];
+    grown = await startAnvil({
+      port: await freePort(),
+      blockTime: 1,
+      statePath: join(dir, "grown.json"),
+      stateDumpIntervalMs: 250,
+      // Only the memory trigger: empty blocks alone never reach this much to shed here.
+      restartAboveShedBytes: Number.POSITIVE_INFINITY,
+      restartAboveRssGrowthBytes: 8 * 1024 * 1024,
+      onLine: (l) => lines.push(l),
+    });
+    const a = grown;
+    const client = createPublicClient({ transport: http(a.rpcUrl) });
+    await rpc(a.rpcUrl, "anvil_mine", ["0x2"]);
+    const identity = (await client.getBlock({ blockNumber: 1n })).hash;
+    // A chain ahead of the clock, as after a test passes a deadline: a restart must not mine a
+    // block older than its parent (it forgot the offset once, and candles broke on it).
+    await rpc(a.rpcUrl, "evm_increaseTime", [3600]);
+    await rpc(a.rpcUrl, "anvil_mine", ["0x1"]);
+    const firstPid = a.child.pid as number;
+    let peak = 0;
+    for (let i = 0; a.child.pid === firstPid; i++) {
+      if (i > 1_200) throw new Error(`anvil did not restart:\n${lines.join("\n")}`);
+      try {
+        peak = Math.max(peak, rssKb(firstPid));
+        await rpc(a.rpcUrl, "anvil_mine", ["0x64"]);
+      } catch {
+        await new Promise((r) => setTimeout(r, 100)); // anvil is restarting
+      }
+    }
+    await client.getChainId();
+    const after = rssKb(a.child.pid as number);
+    process.stdout.write(
+      `anvil restarted on memory growth: RSS ${Math.round(peak / 1024)} MB -> ${Math.round(after / 1024)} MB\n`,
+    );
+    expect(lines.join("\n")).toMatch(/restarted anvil from the state file .*memory grew by \d+ MB/);
+    expect((await client.getBlock({ blockNumber: 1n })).hash).toBe(identity);
+    const last = await client.getBlock();
+    await rpc(a.rpcUrl, "evm_mine");
+    const next = await client.getBlock({ blockNumber: last.number + 1n });
+    expect(next.timestamp).toBeGreaterThan(last.timestamp);
+    expect(after).toBeLessThan(peak);
   }, 180_000);
 });

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, type Hex, http } from "viem";
 import { pipeLines } from "../lib/lines.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
-import { adoptExitDump, dumpStateInChild, exitDumpPath } from "./state-file.ts";
+import { adoptExitDumpInChild, dumpStateInChild, exitDumpPath } from "./state-file.ts";
 
 /** Standard test mnemonic; anvil derives accounts 0..9 from it. */
 export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
@@ -27,6 +27,8 @@ export type StartAnvilParameters = {
   stateDumpIntervalMs?: number;
   /** Restart anvil from the state file past this much it would shed (DEVNET_LIMITS by default). */
   restartAboveShedBytes?: number;
+  /** Restart anvil from the state file past this much memory growth (DEVNET_LIMITS by default). */
+  restartAboveRssGrowthBytes?: number;
   /** Called with anvil's pid each time it (re)starts. */
   onSpawn?: (pid: number) => void;
 };
@@ -60,28 +62,45 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
   const host = p.host ?? "127.0.0.1";
   const rpcUrl = `http://${host}:${p.port}`;
   // The dump anvil wrote when it last stopped (if whole) becomes the state file.
-  if (p.statePath) await adoptExitDump(p.statePath);
+  if (p.statePath) await adoptExitDumpInChild(p.statePath);
   const fresh = !p.statePath || !existsSync(p.statePath);
   let child = await spawnAnvil(p, host, rpcUrl, !fresh);
   let miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
   let restarting: Promise<void> | undefined;
 
   // Anvil keeps every block and every call trace for the life of the process, and each dump
-  // carries them; past `restartAboveShedBytes` of them it restarts from the state file.
-  const restart = async (shedBytes: number) => {
+  // carries them; past `restartAboveShedBytes` of them, or `restartAboveRssGrowthBytes` of
+  // memory gained since it started, it restarts from the state file.
+  let baselineRss: number | undefined;
+  const restart = async (why: string) => {
     const statePath = p.statePath as string;
     await miner?.stop();
     // Pending transactions into a block, so that the dump anvil writes on its stop holds them.
     if (p.blockTime > 0) await rpcCall(rpcUrl, "evm_mine", 10_000).catch(() => {});
+    const started = Date.now();
     await killAnvil(child);
-    await adoptExitDump(statePath);
+    await adoptExitDumpInChild(statePath);
     child = await spawnAnvil(p, host, rpcUrl, true);
+    baselineRss = undefined;
     miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
     p.onLine?.(
-      `restarted anvil from the state file (same chain) to shed ${Math.round(shedBytes / 1e6)} MB of old blocks and call traces`,
+      `restarted anvil from the state file (same chain, RPC down ${((Date.now() - started) / 1000).toFixed(1)} s): ${why}`,
     );
   };
-  const restartAbove = p.restartAboveShedBytes ?? DEVNET_LIMITS.restartAboveShedBytes;
+  const shedAbove = p.restartAboveShedBytes ?? DEVNET_LIMITS.restartAboveShedBytes;
+  const rssAbove = p.restartAboveRssGrowthBytes ?? DEVNET_LIMITS.restartAboveRssGrowthBytes;
+  // Why anvil must restart now, or undefined: judged after each periodic dump.
+  const restartReason = (shedBytes: number): string | undefined => {
+    if (shedBytes > shedAbove)
+      return `to shed ${Math.round(shedBytes / 1e6)} MB of old blocks and call traces`;
+    const rss = child.pid ? residentBytes(child.pid) : undefined;
+    if (rss === undefined) return undefined;
+    // The first reading after a (re)start, the state loaded, is what later growth counts from.
+    baselineRss ??= rss;
+    if (rss - baselineRss > rssAbove)
+      return `its memory grew by ${Math.round((rss - baselineRss) / 1e6)} MB to ${Math.round(rss / 1e6)} MB`;
+    return undefined;
+  };
   const dumps = p.statePath
     ? startStateDumps({
         rpcUrl,
@@ -90,8 +109,9 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
         log: p.onLine,
         paused: () => restarting !== undefined,
         dumped: ({ bytes, rawBytes }) => {
-          if (restarting || rawBytes - bytes <= restartAbove) return;
-          restarting = restart(rawBytes - bytes)
+          const why = restarting ? undefined : restartReason(rawBytes - bytes);
+          if (!why) return;
+          restarting = restart(why)
             .catch((error: unknown) => p.onLine?.(`anvil restart failed: ${String(error)}`))
             .finally(() => {
               restarting = undefined;
@@ -105,7 +125,7 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     await dumps?.stop();
     await killAnvil(child);
     // Anvil wrote its own dump on SIGTERM: make it the (trimmed) state file now.
-    if (p.statePath) await adoptExitDump(p.statePath);
+    if (p.statePath) await adoptExitDumpInChild(p.statePath);
   };
   return {
     rpcUrl,
@@ -170,8 +190,35 @@ async function spawnAnvil(
     ),
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
+  if (load) await keepTimestampsIncreasing(rpcUrl);
   if (child.pid) p.onSpawn?.(child.pid);
   return child;
+}
+
+/**
+ * Anvil loaded from a state file takes the wall clock for its next block and forgets any time
+ * offset (`evm_increaseTime`, which tests and the storyline use to pass deadlines). A chain whose
+ * head is ahead of the clock would then mine a block older than its parent, which BSC never
+ * does and the indexer relies on (candles: docs/indexer.md). So the clock is moved to just past
+ * the head.
+ */
+async function keepTimestampsIncreasing(rpcUrl: string): Promise<void> {
+  const head = (await rpcCall(rpcUrl, "eth_getBlockByNumber", 10_000, ["latest", false])) as {
+    timestamp: Hex;
+  } | null;
+  if (!head) return;
+  const ahead = Number(head.timestamp) - Math.floor(Date.now() / 1000);
+  if (ahead >= 0) await rpcCall(rpcUrl, "evm_increaseTime", 10_000, [ahead + 1]);
+}
+
+/** A process's resident memory in bytes, from /proc (Linux); undefined elsewhere or when gone. */
+function residentBytes(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** SIGTERM (anvil dumps its state), SIGKILL after 10 s. */
@@ -249,11 +296,16 @@ function startMiner(rpcUrl: string, intervalMs: number, log?: (line: string) => 
   };
 }
 
-async function rpcCall(rpcUrl: string, method: string, timeoutMs: number): Promise<unknown> {
+async function rpcCall(
+  rpcUrl: string,
+  method: string,
+  timeoutMs: number,
+  params: unknown[] = [],
+): Promise<unknown> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     signal: AbortSignal.timeout(timeoutMs),
   });
   const body = (await res.json()) as { result?: unknown; error?: { message?: string } };

@@ -2,6 +2,12 @@
 export const DEVNET_LIMITS = {
   /** `devnet seed` trades the tokens of at most this many API-launched agents (the newest). */
   seedLaunchedTokens: 5,
+  /** `devnet seed` waits this long for a launch through the API (retrying a 503 with its key). */
+  seedLaunchWaitMs: 240_000,
+  /** … and this long for the perps venue to credit its USDC deposit from Arbitrum. */
+  seedVenueCreditWaitMs: 60_000,
+  /** … and this long for the Safe Transaction Service to list its execution. */
+  seedSafeServiceWaitMs: 30_000,
   /**
    * How often the devnet writes its state file while it runs. A hard kill (SIGKILL, power
    * loss) loses at most the blocks of this interval; a clean stop writes the file last.
@@ -29,6 +35,14 @@ export const DEVNET_LIMITS = {
    * (same chain) to shed them: a 1-2 s RPC outage that the indexer rides out.
    */
   restartAboveShedBytes: 16 * 1024 * 1024,
+  /**
+   * Anvil's memory holds ~8 times what its dump sheds, and keeps `historyStates` copies of the
+   * system-contract ring buffers until they fill (8,191 blocks): in the 2-hour soak it grew by
+   * ~70 MB an hour per chain before the dump-size trigger fired. When its resident memory has
+   * grown by this much since it (re)started, the devnet restarts it from the state file too.
+   * Read from /proc (Linux); elsewhere only the dump-size trigger applies.
+   */
+  restartAboveRssGrowthBytes: 64 * 1024 * 1024,
   /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.

@@ -1,4 +1,6 @@
 import { createPublicClient, http } from "viem";
+import { seedAgent } from "./agent-seed/agent.ts";
+import { type SeedAgentReport, type SeedServices, seedAgentActivity } from "./agent-seed/run.ts";
 import { seedArbitrum } from "./arbitrum-seed.ts";
 import { isLive } from "./deploy.ts";
 import { launchedTokens } from "./launched-agents.ts";
@@ -13,9 +15,14 @@ export type SeedDevnetParameters = {
   /** Random curve trades and transfers across the non-graduating tokens (default 100). */
   trades?: number;
   log?: (msg: string) => void;
+  /**
+   * The API and the local stand-ins (perps venue, Safe Transaction Service, X): with them, one
+   * agent gets everything (devnet/agent-seed/). Without, chain activity only.
+   */
+  services?: SeedServices;
 };
 
-export type SeedDevnetReturnType = RunStorylineReturnType;
+export type SeedDevnetReturnType = RunStorylineReturnType & { agent?: SeedAgentReport };
 
 /** Parallel traders, as many wallets act at once on a live devnet. */
 const SEED_TRADERS = 10;
@@ -24,7 +31,9 @@ const SEED_DEX_SWAPS = 3;
 /**
  * Creates sample activity on a deployed devnet through the public interfaces only: the devnet
  * storyline (devnet/storyline/) with a fresh seed, its wallets acting in parallel so it works
- * with automine and with interval mining.
+ * with automine and with interval mining. With `services`, one agent (the newest launched
+ * through the API, or one the seed launches) also gets perps fills, a treasury Safe
+ * transaction, posts and a USDC deposit from Arbitrum (devnet/agent-seed/, docs/pollers.md).
  *
  * @example
  * await seedDevnet({ rpcUrl: "http://127.0.0.1:8545", dataDir: ".launchpad", tokens: 5, trades: 100 });
@@ -37,11 +46,20 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
       cause: new Error(`deploy first (start the devnet); data dir ${p.dataDir}`),
     });
   }
+  const log = p.log ?? (() => {});
+  // First the agent that gets everything: launched through the API if none was, so the
+  // storyline's trades reach its token too.
+  const agent = p.services
+    ? await seedAgent({
+        dataDir: p.dataDir,
+        apiUrl: p.services.apiUrl,
+        sampleImageUrl: p.services.sampleImageUrl,
+        log,
+      })
+    : undefined;
   // The agents launched through the API trade too, so their pages come alive with the rest.
   const launched = await launchedTokens(p.dataDir).catch((error: unknown) => {
-    p.log?.(
-      `could not read the launched agents (${String(error)}): trading the story's tokens only`,
-    );
+    log(`could not read the launched agents (${String(error)}): trading the story's tokens only`);
     return [];
   });
   const story = await runStoryline({
@@ -57,10 +75,20 @@ export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetRet
     safeTreasury: true,
     unregistered: false,
     alsoTrade: launched,
-    log: p.log,
+    log,
   });
-  if (launched.length > 0)
-    p.log?.(`traded the launched agents' tokens too: ${launched.join(", ")}`);
-  await seedArbitrum({ dataDir: p.dataDir, log: p.log });
-  return story;
+  if (launched.length > 0) log(`traded the launched agents' tokens too: ${launched.join(", ")}`);
+  if (!agent || !p.services) {
+    await seedArbitrum({ dataDir: p.dataDir, log });
+    return story;
+  }
+  const report = await seedAgentActivity({
+    agent,
+    services: p.services,
+    rpcUrl: p.rpcUrl,
+    chainId: record.chainId,
+    dataDir: p.dataDir,
+    log,
+  });
+  return { ...story, agent: report };
 }

@@ -81,7 +81,7 @@ export async function dumpStateInChild(
 ): Promise<{ bytes: number; rawBytes: number }> {
   const { stdout } = await execFileAsync(
     process.execPath,
-    [CHILD, rpcUrl, path, String(timeoutMs)],
+    [CHILD, "dump", rpcUrl, path, String(timeoutMs)],
     // The child's own timeout covers the RPC; this one covers the process.
     { timeout: timeoutMs * 2, killSignal: "SIGKILL", maxBuffer: 64 * 1024 },
   );
@@ -134,6 +134,23 @@ export async function adoptExitDump(path: string): Promise<number | undefined> {
   }
   await rm(exitPath, { force: true });
   return state ? Number(state.best_block_number ?? 0) : undefined;
+}
+
+/**
+ * `adoptExitDump` in a short-lived child process, so that parsing anvil's exit dump (hundreds of
+ * MB after a long run) leaves nothing behind in the supervisor's memory.
+ *
+ * @example
+ * const head = await adoptExitDumpInChild(".launchpad/devnet/state.json");
+ */
+export async function adoptExitDumpInChild(path: string): Promise<number | undefined> {
+  const { stdout } = await execFileAsync(process.execPath, [CHILD, "adopt", path], {
+    timeout: DEVNET_LIMITS.stateDumpTimeoutMs * 3,
+    killSignal: "SIGKILL",
+    maxBuffer: 64 * 1024,
+  });
+  const { head } = JSON.parse(stdout) as { head: number | null };
+  return head ?? undefined;
 }
 
 async function readState(path: string): Promise<AnvilState | undefined> {

@@ -131,6 +131,33 @@ export const POLLER_LIMITS = {
     lookbackMs: 7 * 86_400_000,
     /** Pages of a time-range query per poll (2000 fills / 500 ledger rows each). */
     maxPages: 5,
+    /**
+     * Fills and ledger updates are read when the account's figures changed since the last
+     * read, and at least this often anyway (docs/pollers.md "Cheaper ticks"): a fill that
+     * changes no figure, or that the venue lists late, is still seen within a sweep.
+     */
+    sweepEveryMs: 60_000,
+    /**
+     * When the budget runs short, a read of fills and ledger after a change goes first (it
+     * claims the head of the line, lib/pollers/budget.ts), cheap ticks next, sweeps last: a
+     * sweep on time goes only while the window's use is under this share of the budget (else
+     * that tick is a cheap one)...
+     */
+    sweepBudgetShare: 0.6,
+    /** ...and one this many periods late (or an account's first) claims too: none starves. */
+    sweepClaimAfterPeriods: 2,
+    /** The venue's limit: 1200 weight a minute per IP, every REST request (PROTOCOLS.md 1.2). */
+    venueWeightPerMinute: 1_200,
+    /**
+     * What the perps poller may spend of it, over any 60 s, across every worker process
+     * (lib/pollers/budget.ts): 75 %, leaving room for the other callers on the IP (the
+     * steward's venue reads and orders) and for extra weight charged after an answer.
+     */
+    weightBudgetPerMinute: 900,
+    /** A 429 from the venue stops the whole poller this long, doubling while 429s recur... */
+    rateLimitBackoffMs: 60_000,
+    /** ...up to this. */
+    rateLimitMaxBackoffMs: 10 * 60_000,
   },
   /** Safe Transaction Service, source `safe-poller`. */
   safe: {

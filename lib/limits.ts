@@ -132,8 +132,24 @@ export const POLICY_LIMITS = {
  */
 export const RELAYER_NONCE_LOCK = 7_400_014;
 
-/** The indexer's JSON-RPC requests (lib/indexer/transport.ts); Ponder's own default. */
-export const INDEXER_RPC_LIMITS = { timeoutMs: 10_000 } as const;
+/** The indexer's JSON-RPC requests (lib/indexer/transport.ts). */
+export const INDEXER_RPC_LIMITS = {
+  /** One request, counted from when it is sent (Ponder's own default). */
+  timeoutMs: 10_000,
+  /**
+   * Requests in flight to a devnet's node at once; the rest wait in the transport, untimed.
+   * Ponder's historical sync keeps up to 100 whole blocks in flight: a loaded anvil (~0.2 ms of
+   * CPU per transaction of a whole block) answered them past the timeout, every retry added to
+   * the pile, and the 100,000-trade bench never finished (issue 17). 8 keeps both cores busy.
+   */
+  concurrency: 8,
+  /**
+   * The same for a remote provider (BSC, Arbitrum): it serves many requests at once, and a long
+   * backfill raises Ponder's own rate (20 requests/s at first) towards 500/s; 32 in flight at
+   * ~100 ms is 320/s.
+   */
+  remoteConcurrency: 32,
+} as const;
 
 /** Heartbeats of the long-running roles (lib/heartbeat.ts, app.role_heartbeats). */
 export const HEARTBEAT_LIMITS = {

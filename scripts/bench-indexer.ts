@@ -1,15 +1,16 @@
 // `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 100]
 //   [--cpu-prof DIR] [--ponder-log FILE] [--poll]`
-// Generates K curve trades over N registered tokens on a throwaway devnet, then prints:
-// backfill throughput of `ponder start` (events/s, with and without Ponder's process start),
-// live lag from a block being mined to its trades being readable through the views (p50, p99),
-// and the raw eth_getLogs rate of the same node (the ceiling). `--cpu-prof DIR` writes a V8 CPU
-// profile of the indexing process into DIR (open it in Chrome DevTools or speedscope);
-// `--ponder-log FILE` keeps Ponder's JSON log lines (debug level) there; `--poll` has Ponder
-// poll for new blocks instead of subscribing to them.
+// Generates K curve trades over N registered tokens on a throwaway devnet, then prints: the raw
+// eth_getLogs rate of the node (the ceiling), its rate for whole blocks (what Ponder's sync
+// fetches), backfill throughput of `ponder start` (events/s, with and without Ponder's process
+// start, and Ponder's sync alone), the CPU each process spent per backfilled event, and live lag
+// from a block being mined to its trades being readable through the views (p50, p99, and where
+// it went: scripts/bench-indexer-live.ts). `--cpu-prof DIR` writes a V8 CPU profile of the
+// indexing process into DIR (Chrome DevTools, speedscope); `--ponder-log FILE` keeps Ponder's
+// debug log; `--poll` has Ponder poll for new blocks instead of subscribing to them.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -30,10 +31,21 @@ import { deployDevnet } from "../devnet/deploy.ts";
 import { buyCall } from "../devnet/storyline/calls.ts";
 import { serviceTokenCalls } from "../devnet/storyline/tokens.ts";
 import type { StoryCall } from "../devnet/storyline/world.ts";
+import { INDEXER_RPC_LIMITS } from "../lib/limits.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/helpers/ponder.ts";
 import { catchUp, liveLag, startMiner } from "./bench-indexer-live.ts";
+import {
+  completedEvents,
+  cpuMarks,
+  loggedDuration,
+  rpcBytes,
+  syncStoreSize,
+  timeSplit,
+  treeCpuSeconds,
+  wholeBlocks,
+} from "./bench-indexer-probes.ts";
 
 const { values } = parseArgs({
   options: {
@@ -186,6 +198,7 @@ try {
   // 10 MB response limit (a full block here holds ~5 logs per trade, ~1 KB each).
   const chunk = Math.max(1, Math.floor(1000 / PER_BLOCK));
   const g0 = performance.now();
+  const gCpu = treeCpuSeconds(anvil.pid);
   let logCount = 0;
   for (let from = record.deployedAtBlock; from <= head; from += chunk) {
     const logs = await client.request({
@@ -195,8 +208,17 @@ try {
     logCount += (logs as unknown[]).length;
   }
   const getLogsSec = (performance.now() - g0) / 1000;
+  const perLogUs = ((treeCpuSeconds(anvil.pid) - gCpu) * 1e6) / logCount;
   console.log(
-    `eth_getLogs ceiling: ${logCount} logs in ${getLogsSec.toFixed(2)} s = ${Math.round(logCount / getLogsSec)} logs/s`,
+    `eth_getLogs ceiling: ${logCount} logs in ${getLogsSec.toFixed(2)} s = ${Math.round(logCount / getLogsSec)} logs/s (anvil CPU ${perLogUs.toFixed(1)} µs a log)`,
+  );
+  // What Ponder 0.17's sync asks of the node besides logs: every block holding a matched log,
+  // whole (eth_getBlockByNumber(n, true)), as many at a time as the indexer's transport allows.
+  const whole = await wholeBlocks(client, record.deployedAtBlock, head, () =>
+    treeCpuSeconds(anvil.pid),
+  );
+  console.log(
+    `whole blocks (${INDEXER_RPC_LIMITS.concurrency} at a time), what Ponder's sync fetches for every block with a matched log: ${whole.transactions} transactions in ${whole.seconds.toFixed(2)} s = ${Math.round(whole.transactions / whole.seconds)} transactions/s (anvil CPU ${whole.cpuUsPerTx.toFixed(1)} µs a transaction)`,
   );
 
   const pg = await startEmbeddedPostgres({ dataDir });
@@ -215,20 +237,48 @@ try {
       nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
       ws: !values.poll,
     });
+    // An empty block a second, as the devnet mines: with a subscription, Ponder reads the blocks
+    // after its backfill at the first new head (scripts/bench-indexer-live.ts).
     const stopMiner = startMiner(test);
-    await run.waitFor(head, 3_600_000);
+    // CPU of each process over Ponder's backfill clock (its first fetch to its last batch).
+    const pgPid = Number(readFileSync(join(dataDir, "run", "postgres.pid"), "utf8"));
+    const marks = cpuMarks(run.output, {
+      ponder: run.child.pid,
+      anvil: anvil.pid,
+      postgres: pgPid,
+    });
+    await run.waitFor(head, 3_600_000).finally(marks.stop);
     const backfillSec = (performance.now() - p0) / 1000;
     const [counts] = await sql`select (select count(*) from bench.trade)::int as trades`;
     const events = await completedEvents(run.port);
     // Ponder's own clock from its first historical batch to the end of the backfill: no vite
     // build, schema setup or index creation.
-    const ponderMs = backfillDuration(run.output());
+    const ponderMs = loggedDuration(run.output(), "Completed backfill indexing");
+    // Ponder's sync alone: its eth_getLogs, one whole block per block with a matched log, and
+    // the ponder_sync writes of every matched transaction; indexing overlaps it.
+    const syncMs = loggedDuration(run.output(), "Finished fetching backfill JSON-RPC data");
     console.log(
       `backfill: ${counts?.trades} trades, ${events} events in ${backfillSec.toFixed(1)} s (process start included) = ${Math.round(events / backfillSec)} events/s`,
     );
     console.log(`where the backfill went (Ponder's /metrics):\n${await timeSplit(run.port)}`);
     console.log(
-      `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling`,
+      `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling (${Math.round(logCount / getLogsSec)} logs/s)`,
+    );
+    console.log(
+      `of which Ponder's sync (eth_getLogs, whole blocks, ponder_sync writes): ${(syncMs / 1000).toFixed(1)} s, a bound of ${Math.round(events / (syncMs / 1000))} events/s = ${((100 * events) / (syncMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
+    );
+    const perEvent = marks.perEvent(events);
+    if (perEvent) {
+      const cores = availableParallelism();
+      const total = perEvent.ponder + perEvent.anvil + perEvent.postgres;
+      console.log(
+        `CPU a backfilled event: ponder ${perEvent.ponder.toFixed(0)} µs, anvil ${perEvent.anvil.toFixed(0)} µs, postgres ${perEvent.postgres.toFixed(0)} µs = ${total.toFixed(0)} µs; on ${cores} cores at best ${Math.round((cores * 1e6) / total)} events/s = ${((100 * cores * 1e6) / total / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
+      );
+    }
+
+    const store = await syncStoreSize(sql);
+    console.log(
+      `ponder_sync keeps ${store.transactions} transactions, ${store.logs} logs, ${store.blocks} blocks: ${(store.bytes / 1e6).toFixed(1)} MB = ${Math.round(store.bytes / events)} bytes a backfilled event`,
     );
 
     // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts), once Ponder
@@ -260,61 +310,4 @@ try {
   }
 } finally {
   await cleanup();
-}
-
-/** Events Ponder's indexing functions completed (its /metrics counter, summed over events). */
-async function completedEvents(ponderPort: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${ponderPort}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split("\n")) {
-    if (line.startsWith("ponder_indexing_completed_events{"))
-      total += Number(line.split(" ").at(-1));
-  }
-  return total;
-}
-
-/**
- * Ponder's own split of the backfill (ms): extract (RPC + sync store) vs transform (indexing),
- * the transform's steps, each indexing function's total, and RPC time per method.
- */
-async function timeSplit(ponderPort: number): Promise<string> {
-  const text = await (await fetch(`http://127.0.0.1:${ponderPort}/metrics`)).text();
-  const wanted = [
-    /^ponder_historical_concurrency_group_duration\{/,
-    /^ponder_historical_extract_duration\{/,
-    /^ponder_historical_transform_duration\{/,
-    /^ponder_indexing_function_duration_(sum|count)\{/,
-    /^ponder_rpc_request_duration_(sum|count)\{/,
-  ];
-  return text
-    .split("\n")
-    .filter((line) => wanted.some((re) => re.test(line)))
-    .map((line) => `  ${line}`)
-    .join("\n");
-}
-
-/** Ponder's "Completed backfill indexing" duration (ms) from its JSON log lines. */
-function backfillDuration(output: string): number {
-  for (const line of output.split("\n")) {
-    if (!line.includes("Completed backfill indexing")) continue;
-    const duration = (JSON.parse(line) as { duration?: number }).duration;
-    if (typeof duration === "number") return duration;
-  }
-  throw new Error("Ponder logged no backfill duration");
-}
-
-/** One JSON-RPC call, the size of its answer in bytes and its time (ms). */
-async function rpcBytes(url: string, method: string, params: unknown[]) {
-  const t0 = performance.now();
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const text = await res.text();
-  return {
-    ms: performance.now() - t0,
-    bytes: Buffer.byteLength(text),
-    result: (JSON.parse(text) as { result: unknown }).result,
-  };
 }

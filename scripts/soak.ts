@@ -1,10 +1,10 @@
-// `npm run soak [-- --minutes 120 --trade-ms 2000 --launch-minutes 5 --reads-per-s 5]`
+// `npm run soak [-- --minutes 120 --trade-ms 2000 --launch-minutes 5 --reads-per-s 5 --log f]`
 // Runs the whole stack (`launchpad start`, 1-second blocks) in a temp data dir under steady
 // load — curve trades, a service-token launch every few minutes, API reads — and prints every
 // minute: the devnet state file's size, the memory of anvil, Postgres and each role, the
 // indexer's lag and the reads' p99. At the end, the slope per hour of each figure (did
 // anything grow without bound?), role restarts, and the state file against its stated limit.
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Address, type LocalAccount, parseEther } from "viem";
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     "reads-per-s": { type: "string", default: "5" },
     "sample-s": { type: "string", default: "60" },
     keep: { type: "boolean", default: false },
+    /** Write the stack's whole output here at the end (what a restarted role printed). */
+    log: { type: "string" },
   },
 });
 const MINUTES = Number(values.minutes);
@@ -229,10 +231,19 @@ while (Date.now() - started < MINUTES * 60_000) {
 stopping = true;
 await Promise.race([Promise.all(loops), sleep(15_000)]);
 
-const restarts = (stack.output().match(/restarting/g) ?? []).length;
+// Each role restart, named: "<role> exited (...); restarting" or the watchdog's restart.
+const restartLines = stack
+  .output()
+  .split("\n")
+  .filter((l) => /restarting/.test(l));
+const restarts = restartLines.length;
 const watchdog = (stack.output().match(/watchdog/g) ?? []).length;
 // Not a role restart: the devnet sheds anvil's old blocks and traces by design (issue 22).
-const anvilRestarts = (stack.output().match(/restarted anvil from the state file/g) ?? []).length;
+const anvilRestartLines = stack
+  .output()
+  .split("\n")
+  .filter((l) => /restarted anvil from the state file/.test(l));
+const anvilRestarts = anvilRestartLines.length;
 const skip = Math.min(2, Math.max(0, samples.length - 3)); // the first minutes set things up
 const tail = samples.slice(skip);
 const slopes: Record<string, number | null> = {
@@ -251,9 +262,11 @@ process.stdout.write(
     `indexer lag p99 over the run: ${lagSamples.length ? percentile(lagSamples, 0.99) : "-"} blocks (${lagSamples.length} samples, max ${Math.max(0, ...lagSamples)})\n` +
     `trades ${counts.trades} (refused ${counts.refused}), launches ${counts.launches}, read errors ${counts.readErrors}\n` +
     `role restarts ${restarts}, watchdog lines ${watchdog}, anvil restarts to shed history ${anvilRestarts}\n` +
+    [...restartLines, ...anvilRestartLines].map((l) => `  ${l.trim()}\n`).join("") +
     `state file ${(lastState / 1e6).toFixed(2)} MB, limit ${(STATE_FILE_LIMIT_BYTES / 1e6).toFixed(0)} MB: ${lastState <= STATE_FILE_LIMIT_BYTES ? "under" : "OVER"}\n`,
 );
 await stack.stop("SIGINT");
+if (values.log) writeFileSync(values.log, stack.output());
 if (!values.keep) rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
 

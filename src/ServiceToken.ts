@@ -2,8 +2,8 @@
 // LaunchToken (created by a deposit launch) share the TaxToken ABI and these handlers.
 import { type Context, ponder } from "ponder:registry";
 import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
-import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { flushBlockCandles } from "./candles.ts";
+import { curveAtCreation } from "./curve-state.ts";
 import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
 import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
@@ -29,15 +29,13 @@ function marketRole(tok: TokenRow, account: Hex): "curve" | "pair" | "vault" | "
 }
 
 async function moveBalance(context: Context, tok: TokenRow, account: Hex, delta: bigint) {
-  const key = { token: tok.address, account };
-  const row = await context.db.find(holder, key);
-  const before = row?.balance ?? 0n;
-  const after = before + delta;
-  if (row) await context.db.update(holder, key).set({ balance: after });
-  else
-    await context.db
-      .insert(holder)
-      .values({ ...key, balance: after, role: marketRole(tok, account) });
+  // One upsert (the store's cheapest way to a new balance): the row after it tells the one before.
+  const row = await context.db
+    .insert(holder)
+    .values({ token: tok.address, account, balance: delta, role: marketRole(tok, account) })
+    .onConflictDoUpdate((r) => ({ balance: r.balance + delta }));
+  const after = row.balance;
+  const before = after - delta;
   if (!countsAsHolder(tok, account) || (before === 0n) === (after === 0n)) return;
   const step = after === 0n ? -1 : 1;
   await context.db
@@ -50,22 +48,16 @@ async function onMint(
   context: Context,
   tok: TokenRow,
   to: Hex,
-  logs: RawLog[],
+  receipts: BlockReceipts,
   block: Block,
   tx: Hex,
   logIndex: number,
 ) {
   if (tok.createdBlock !== null) return;
   if (tok.origin === "registry") {
-    const created = findTokenCreate(logs, tok.address);
+    const created = findTokenCreate(receipts.logs(tx) ?? [], tok.address);
     if (!created) return;
-    // Ponder's client: its RPC cache serves a reindex on a devnet with pruned history.
-    const info = await context.client.readContract({
-      address: settings.tokenManager2,
-      abi: tokenManager2Abi,
-      functionName: "_tokenInfos",
-      args: [tok.address],
-    });
+    const info = await curveAtCreation(context, tok.address, block, receipts);
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,
       symbol: created.symbol,
@@ -132,7 +124,7 @@ async function onTransfer(
     const receipts = await readBlockReceipts(txHash, block);
     const logs = receipts.logs(txHash) as RawLog[];
     if (from === ZERO) {
-      await onMint(context, tok, to, logs, block, txHash, event.log.logIndex);
+      await onMint(context, tok, to, receipts, block, txHash, event.log.logIndex);
       tok = (await context.db.find(token, { address })) ?? tok;
     }
     // A transaction's trades of this token are applied once, at its first market Transfer of

@@ -33,6 +33,7 @@ import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
 import { LaunchpadError } from "../lib/errors.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
 import { chainClient } from "./rpc.ts";
+import { settings } from "./settings.ts";
 
 /** A log as the RPC sends it (every number hex). */
 export type RawLog = {
@@ -52,6 +53,9 @@ const request = chainClient.request as unknown as (args: {
 
 /** keccak256("Transfer(address,address,uint256)"). */
 const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+const TOKEN_CREATE = toEventSelector(
+  getAbiItem({ abi: tokenManager2Abi, name: "TokenCreate" }) as never,
+);
 
 /**
  * Every event kind a handler reads from a transaction's logs: Transfer (market transfers),
@@ -86,6 +90,8 @@ export type BlockReceipts = {
   logs: (txHash: Hex) => RawLog[] | undefined;
   /** Every Transfer log of `token` (lowercase) in the block, in log order. */
   transfers: (token: Hex) => BlockTransfer[];
+  /** The tokens TokenManager2 created in the block (TokenCreate), lowercase, in log order. */
+  created: () => Hex[];
 };
 
 const memo = new Map<Hex, Promise<BlockReceipts>>();
@@ -196,6 +202,16 @@ function indexLogs(blockHash: Hex, raw: RawLog[]): BlockReceipts {
         for (const list of byToken.values()) list.sort((a, b) => a.logIndex - b.logIndex);
       }
       return byToken.get(token) ?? [];
+    },
+    created: () => {
+      const tokens: Hex[] = [];
+      for (const log of raw) {
+        if (log.blockHash !== blockHash || log.topics[0] !== TOKEN_CREATE) continue;
+        if (log.address.toLowerCase() !== settings.tokenManager2) continue;
+        // TokenCreate(creator, token, ...), nothing indexed: the token is the second data word.
+        tokens.push(`0x${log.data.slice(2 + 64 + 24, 2 + 128).toLowerCase()}` as Hex);
+      }
+      return tokens;
     },
   };
 }

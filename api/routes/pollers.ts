@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
-import { POLLERS, pollerStatus } from "../../lib/pollers/state.ts";
+import { POLLERS } from "../../lib/pollers/state.ts";
+import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { AppEnv } from "../env.ts";
 import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../schemas.ts";
 
@@ -20,6 +21,45 @@ export const PollersStatus = z
         failing: z.number().int().openapi({
           description: "Targets whose last poll failed (details: `launchpad pollers status`)",
         }),
+        periodSeconds: z
+          .object({ median: z.number().nullable(), max: z.number().nullable() })
+          .openapi({
+            description:
+              "Effective period over the targets (seconds between a target's last two successful polls): the schedule's tick, or longer when the venue's rate budget defers polls",
+          }),
+        budget: z
+          .object({
+            venue: z.string(),
+            limit: z.number().int().openapi({ description: "Weight allowed per window" }),
+            windowSeconds: z.number(),
+            used: z.number().int().openapi({ description: "Weight spent in the last window" }),
+            blockedUntil: IsoTime.nullable().openapi({
+              description: "Set while the poller backs off after the venue answered 429",
+            }),
+            rateLimited: z.number().int().openapi({ description: "429s from the venue, ever" }),
+            lastRateLimitedAt: IsoTime.nullable(),
+            deferred: z.number().int().openapi({
+              description: "Polls put off for want of budget or during a back-off, ever",
+            }),
+          })
+          .nullable()
+          .openapi({ description: "The venue's shared rate budget (perps), null for others" }),
+        pace: z.array(
+          z.object({
+            agentId: z.string(),
+            target: z.string(),
+            lastSuccessAt: IsoTime.nullable(),
+            periodSeconds: z.number().nullable().openapi({
+              description: "Seconds between its last two successful polls (null: fewer than two)",
+            }),
+            fullReadAgeSeconds: z.number().nullable().openapi({
+              description: "Perps: seconds since its fills and ledger were last read",
+            }),
+            deferrals: z.number().int().openapi({
+              description: "Polls deferred since its last success (rate budget, back-off)",
+            }),
+          }),
+        ),
       }),
     ),
   })
@@ -31,7 +71,10 @@ const route = createRoute({
   tags: ["discovery"],
   summary: "How fresh the off-chain sources are: perps venue, Safe queue, social",
   responses: {
-    200: jsonResponse("Each poller's last success and lag", okEnvelope(PollersStatus)),
+    200: jsonResponse(
+      "Each poller's last success, lag, effective period per target and rate budget",
+      okEnvelope(PollersStatus),
+    ),
     ...COMMON_ERRORS,
   },
 });

@@ -58,20 +58,25 @@ export function devnetCommand(): Command {
   devnet
     .command("seed")
     .description(
-      "create sample activity (tokens, trades, a graduation, deposit launches) on the running devnet",
+      "create sample activity on the running stack: tokens, trades, a graduation, deposit launches, and one agent with perps fills, a Safe transaction, posts and a USDC deposit from Arbitrum",
     )
     .option("--tokens <n>", "tokens to create", positiveInt, 5)
     .option("--trades <n>", "curve trades to make", positiveInt, 100)
     .action(async (opts: { tokens: number; trades: number }) => {
       const config = loadConfig();
       const { seedDevnet } = await import("../../devnet/seed.ts");
-      await seedDevnet({
+      const { seedServices } = await import("../seed-services.ts");
+      const log = (line: string) => process.stdout.write(`${line}\n`);
+      const seeded = await seedDevnet({
         rpcUrl: config.rpcUrls[0] as string,
         dataDir: config.dataDir,
         tokens: opts.tokens,
         trades: opts.trades,
-        log: (line: string) => process.stdout.write(`${line}\n`),
+        log,
+        services: seedServices(config),
       });
+      if (seeded.agent)
+        log(`the seeded agent's page: ${config.WEB_URL}/agent/${seeded.agent.token}`);
     });
   return devnet;
 }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { Command } from "commander";
 import type { Hono } from "hono";
+import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
@@ -129,13 +130,15 @@ export function hyperliquidCommand(): Command {
       "run the local stand-in of the perps venue (Hyperliquid /info, /exchange) on 127.0.0.1:HYPERLIQUID_PORT",
     )
     .action(async () => {
-      const config = loadConfig();
+      // The devnet's record as configuration: the local Arbitrum chain whose bridge it watches.
+      const config = await loadServiceConfig();
       const log = createLogger("hyperliquid", config.LOG_LEVEL);
       const { resolveHyperliquid } = await import("../../services/hyperliquid/config.ts");
       const hl = resolveHyperliquid(config);
       if (!hl?.local)
         throw new ConfigError("HYPERLIQUID_API_URL", "is set: the real venue is used, no stand-in");
       const { STAND_IN_LIMITS } = await import("../../services/limits.ts");
+      const arbitrum = resolveArbitrum(config);
       const { startHyperliquidStandIn } = await import(
         "../../services/hyperliquid/stand-in/start.ts"
       );
@@ -145,6 +148,15 @@ export function hyperliquidCommand(): Command {
         statePath: join(config.dataDir, "hyperliquid", "state.json"),
         walkEveryMs: STAND_IN_LIMITS.hyperliquidWalkEveryMs,
         walkStepBps: STAND_IN_LIMITS.hyperliquidWalkStepBps,
+        // Locally, USDC sent to the bridge on the local Arbitrum chain becomes a deposit.
+        bridge: arbitrum?.devnet ? arbitrum : undefined,
+        // A test stack whose polls run POLL_TIME_SCALE times as often has a venue whose rate
+        // window (the minute) is as much shorter, as the pollers' budget window is: the same
+        // weight per poll as in real time.
+        weightPerMinute: STAND_IN_LIMITS.hyperliquidWeightPerMinute,
+        weightWindowMs:
+          60_000 *
+          (config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE ? config.POLL_TIME_SCALE : 1),
       }).catch((error: unknown) => {
         if (isAddressInUse(error))
           throw new ConfigError(

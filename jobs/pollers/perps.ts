@@ -1,50 +1,123 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { insertAgentEvents } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { type PollKey, readCursor, recordFailure, recordSuccess } from "../../lib/pollers/state.ts";
+import { trySpend } from "../../lib/pollers/budget.ts";
+import {
+  type Cursor,
+  type PollKey,
+  readCursor,
+  recordDeferral,
+  recordFailure,
+  recordSuccess,
+} from "../../lib/pollers/state.ts";
 import type { HyperliquidClient } from "../../services/hyperliquid/client.ts";
-import { INFO_PAGE } from "../../services/hyperliquid/protocol.ts";
+import {
+  type ClearinghouseState,
+  type Fill,
+  INFO_PAGE,
+  type LedgerUpdate,
+} from "../../services/hyperliquid/protocol.ts";
 import { POLLER_LIMITS } from "../limits.ts";
 import { fillEvents, ledgerEvents } from "./perps-events.ts";
+import {
+  accountSignature,
+  type DeferReason,
+  PERPS_WEIGHT,
+  PollDeferred,
+  reserve,
+  reserveTick,
+  sendInfo,
+  type VenuePacing,
+} from "./perps-venue.ts";
 
 export type PerpsPollContext = {
   sql: Sql;
   hl: HyperliquidClient;
   log: Logger;
+  /** The venue's shared rate budget and 429 back-off. */
+  pacing: VenuePacing;
+  /** Fills and ledger are read at least this often, changed or not (POLLER_LIMITS.perps). */
+  sweepEveryMs: number;
+  /** The clock of the sweep (a test moves it instead of waiting); default Date.now. */
+  now?: () => number;
   /** Test mode only: called inside the commit transaction, after the events are written. */
   beforeCommit?: () => void;
 };
 
-const L = POLLER_LIMITS.perps;
+export type PerpsPollResult =
+  | { events: number; full: boolean }
+  | { deferred: DeferReason }
+  | { error: string };
 
-/** Every page of a time-range query from `start` (inclusive), up to `maxPages`. */
+const L = POLLER_LIMITS.perps;
+const W = PERPS_WEIGHT;
+
+/**
+ * Every page of a time-range query from `start` (inclusive), up to `maxPages`; the first page's
+ * weight is reserved by the caller, each further page takes its own. `complete`: nothing was
+ * left unread (no page limit, budget or one-millisecond wall stopped it).
+ */
 async function pages<T extends { time: number }>(
+  c: PerpsPollContext,
+  type: "userFillsByTime" | "userNonFundingLedgerUpdates",
   read: (start: number) => Promise<T[]>,
   start: number,
   pageSize: number,
-): Promise<T[]> {
-  const all: T[] = [];
+): Promise<{ rows: T[]; complete: boolean }> {
+  const rows: T[] = [];
+  const weight = type === "userFillsByTime" ? W.fills : W.ledger;
   let s = start;
   for (let i = 0; i < L.maxPages; i++) {
-    const page = await read(s);
-    all.push(...page);
-    const last = page.at(-1)?.time;
+    if (i > 0 && !(await trySpend(c.sql, c.pacing.budget, weight)).ok) {
+      return { rows, complete: false };
+    }
+    const page = await sendInfo(
+      c.pacing,
+      type,
+      () => read(s),
+      (p) => p.length,
+    );
+    rows.push(...page);
+    if (page.length < pageSize) return { rows, complete: true };
     // The venue pages by time: the next page starts at the last time seen (dedup drops the
     // repeats). A full page all at one millisecond cannot be paged past; the next poll retries.
-    if (page.length < pageSize || last === undefined || last <= s) break;
+    const last = page.at(-1)?.time;
+    if (last === undefined || last <= s) break;
     s = last;
   }
-  return all;
+  return { rows, complete: false };
 }
 
 const maxTime = (rows: readonly { time: number }[]) =>
   rows.length === 0 ? null : Math.max(...rows.map((r) => r.time));
 
+/** The account's last clearinghouseState (holdings, NAV) and the hour's value for backfill. */
+async function saveAccount(tx: Sql, agentId: string, address: string, state: ClearinghouseState) {
+  const m = state.marginSummary;
+  const venueTime = new Date(state.time);
+  await tx`insert into app.perps_accounts (address, agent_id, account_value, withdrawable,
+      margin_used, positions, venue_time, polled_at)
+    values (${address}, ${agentId}, ${m.accountValue}, ${state.withdrawable},
+      ${m.totalMarginUsed}, ${tx.json(state.assetPositions as never)}, ${venueTime}, now())
+    on conflict (address) do update set agent_id = excluded.agent_id,
+      account_value = excluded.account_value, withdrawable = excluded.withdrawable,
+      margin_used = excluded.margin_used, positions = excluded.positions,
+      venue_time = excluded.venue_time, polled_at = excluded.polled_at
+    where app.perps_accounts.venue_time <= excluded.venue_time`;
+  await tx`insert into app.perps_account_hours (address, hour, account_value, polled_at)
+    values (${address}, date_trunc('hour', ${venueTime}::timestamptz), ${m.accountValue}, now())
+    on conflict (address, hour) do update set account_value = excluded.account_value,
+      polled_at = excluded.polled_at`;
+}
+
 /**
- * One poll of one perps account: its clearinghouse state, fills and ledger updates since the
- * cursor (minus an overlap), written with their events and the new cursor in one transaction.
- * A failure or timeout records the error and leaves the cursor: the next tick asks again and
- * dedup by venue id keeps every fill exactly once.
+ * One poll of one perps account. Its clearinghouse state every tick (weight 2); its fills and
+ * ledger updates since the cursor (minus an overlap) only when the state changed since they
+ * were last read (`accountSignature`) or the sweep is due; all written with the new cursor in
+ * one transaction. Each request first takes its weight from the venue's shared budget: when
+ * this minute's is spent, or the poller backs off after a 429, the poll is deferred (recorded,
+ * not failed) and a later tick asks again from the same cursor. A failure or timeout records
+ * the error and leaves the cursor; dedup by venue id keeps every fill exactly once.
  *
  * @example
  * await pollPerpsAccount(ctx, agentId, "0xabc…");
@@ -53,55 +126,76 @@ export async function pollPerpsAccount(
   c: PerpsPollContext,
   agentId: string,
   address: string,
-): Promise<{ events: number } | { error: string }> {
+): Promise<PerpsPollResult> {
   const key: PollKey = { poller: "perps", agentId, target: address };
   const { cursor } = await readCursor(c.sql, key);
-  const now = Date.now();
+  const now = c.now?.() ?? Date.now();
   const since = (field: "fills" | "ledger") =>
     typeof cursor[field] === "number"
       ? Math.max(0, (cursor[field] as number) - L.overlapMs)
       : now - L.lookbackMs;
+  const sinceFullMs = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
+  let state: ClearinghouseState | undefined;
   try {
-    const state = await c.hl.clearinghouseState(address);
-    const fills = await pages(
-      (s) => c.hl.userFillsByTime(address, s),
-      since("fills"),
-      INFO_PAGE.fills,
-    );
-    const ledger = await pages(
-      (s) => c.hl.userNonFundingLedgerUpdates(address, s),
-      since("ledger"),
-      INFO_PAGE.ledger,
-    );
+    const claimant = `${agentId}:${address}`;
+    const { sweep } = await reserveTick(c.pacing, {
+      claimant,
+      sinceFullMs,
+      sweepEveryMs: c.sweepEveryMs,
+    });
+    state = await sendInfo(c.pacing, "clearinghouseState", () => c.hl.clearinghouseState(address));
+    const sig = accountSignature(state);
+    const full = sweep || sig !== cursor.sig;
+    let fills: { rows: Fill[]; complete: boolean } = { rows: [], complete: true };
+    let ledger: { rows: LedgerUpdate[]; complete: boolean } = { rows: [], complete: true };
+    if (full) {
+      // Refused, a read after a change claims the head of the line: it goes before cheap ticks.
+      if (!sweep) await reserve(c.pacing, W.fills + W.ledger, { claimant, claim: true });
+      fills = await pages(
+        c,
+        "userFillsByTime",
+        (s) => c.hl.userFillsByTime(address, s),
+        since("fills"),
+        INFO_PAGE.fills,
+      );
+      ledger = await pages(
+        c,
+        "userNonFundingLedgerUpdates",
+        (s) => c.hl.userNonFundingLedgerUpdates(address, s),
+        since("ledger"),
+        INFO_PAGE.ledger,
+      );
+    }
     const events = [
-      ...ledgerEvents(agentId, address, ledger),
-      ...fillEvents(agentId, address, fills),
+      ...ledgerEvents(agentId, address, ledger.rows),
+      ...fillEvents(agentId, address, fills.rows),
     ];
+    // The state is the new reference only when everything up to it was read: otherwise the
+    // next poll sees a change again and reads on from the cursor.
+    const done: Cursor = full && fills.complete && ledger.complete ? { sig, fullAt: now } : {};
+    const read = state;
     const fresh = await c.sql.begin(async (t) => {
       const tx = t as unknown as Sql;
       const inserted = await insertAgentEvents({ sql: tx, events });
-      const m = state.marginSummary;
-      const venueTime = new Date(state.time);
-      await tx`insert into app.perps_accounts (address, agent_id, account_value, withdrawable,
-          margin_used, positions, venue_time, polled_at)
-        values (${address}, ${agentId}, ${m.accountValue}, ${state.withdrawable},
-          ${m.totalMarginUsed}, ${tx.json(state.assetPositions as never)}, ${venueTime}, now())
-        on conflict (address) do update set agent_id = excluded.agent_id,
-          account_value = excluded.account_value, withdrawable = excluded.withdrawable,
-          margin_used = excluded.margin_used, positions = excluded.positions,
-          venue_time = excluded.venue_time, polled_at = excluded.polled_at
-        where app.perps_accounts.venue_time <= excluded.venue_time`;
-      await tx`insert into app.perps_account_hours (address, hour, account_value, polled_at)
-        values (${address}, date_trunc('hour', ${venueTime}::timestamptz), ${m.accountValue}, now())
-        on conflict (address, hour) do update set account_value = excluded.account_value,
-          polled_at = excluded.polled_at`;
-      await recordSuccess(tx, key, { fills: maxTime(fills), ledger: maxTime(ledger) });
+      await saveAccount(tx, agentId, address, read);
+      await recordSuccess(tx, key, {
+        fills: maxTime(fills.rows),
+        ledger: maxTime(ledger.rows),
+        ...done,
+      });
       c.beforeCommit?.();
       return inserted.length;
     });
     if (fresh > 0) c.log.info({ agentId, address, events: fresh }, "perps events");
-    return { events: fresh };
+    return { events: fresh, full };
   } catch (error) {
+    if (error instanceof PollDeferred) {
+      // A state already paid for still refreshes the holdings; its fills wait for a later tick.
+      if (state) await saveAccount(c.sql, agentId, address, state);
+      await recordDeferral(c.sql, key);
+      c.log.debug({ agentId, address, why: error.why }, "perps poll deferred");
+      return { deferred: error.why };
+    }
     await recordFailure(c.sql, key, error);
     c.log.warn({ err: error, agentId, address }, "perps poll failed; the next tick retries");
     return { error: error instanceof Error ? error.message : String(error) };
@@ -120,9 +214,18 @@ export async function pollPerpsAgent(c: PerpsPollContext, agentId: string): Prom
   for (const a of accounts) await pollPerpsAccount(c, agentId, a.address);
 }
 
-/** Agents with something for the perps poller to poll. */
+/**
+ * Agents with something for the perps poller to poll, the longest unread (fills and ledger)
+ * first: when the venue's budget runs short, each tick's jobs (run in the order sent) give the
+ * weight that frees up to the stalest agents, so none is starved.
+ */
 export async function perpsAgents(sql: Sql): Promise<string[]> {
   const rows = await sql<{ agent_id: string }[]>`
-    select distinct agent_id from app.agent_wallets where role = 'perps' order by agent_id`;
+    select w.agent_id from app.agent_wallets w
+    left join app.poller_state s
+      on s.poller = 'perps' and s.agent_id = w.agent_id and s.target = w.address
+    where w.role = 'perps'
+    group by w.agent_id
+    order by min(coalesce((s.cursor->>'fullAt')::bigint, 0)), w.agent_id`;
   return rows.map((r) => r.agent_id);
 }

@@ -5,6 +5,7 @@ import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
+import { POLLER_VENUE } from "../../lib/pollers/status.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createSafeTxServiceClient } from "../../services/safe-tx-service/client.ts";
@@ -55,7 +56,26 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
   if (hl) {
     // No retries inside a poll: the next tick is the retry, from the same cursor.
     const client = createHyperliquidClient({ apiUrl: hl.apiUrl, retries: 0 });
-    const ctx = { sql: p.sql, hl: client, log: p.log, beforeCommit: killPoint(p.config, "perps") };
+    const L = POLLER_LIMITS.perps;
+    // Test mode compresses time: the budget's window, the sweep and the back-off with it (the
+    // stand-in's window too), so a compressed poll spends the budget as a real one does.
+    const ctx = {
+      sql: p.sql,
+      hl: client,
+      log: p.log,
+      beforeCommit: killPoint(p.config, "perps"),
+      sweepEveryMs: L.sweepEveryMs * scale,
+      pacing: {
+        sql: p.sql,
+        budget: {
+          venue: POLLER_VENUE.perps,
+          limit: L.weightBudgetPerMinute,
+          windowMs: 60_000 * scale,
+        },
+        backoffMs: L.rateLimitBackoffMs * scale,
+        maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
+      },
+    };
     specs.push({
       name: "perps",
       queue: POLLER_LIMITS.perps.queue,

@@ -22,26 +22,54 @@ import { INDEXER_RPC_LIMITS } from "../limits.ts";
  * (no status) Ponder retries it with its backoff and leaves the budget alone. A real 429 still
  * reaches Ponder as a 429.
  *
+ * At most `concurrency` requests are in flight to the node; the others wait here, and a request's
+ * timeout starts only when it is sent. Ponder's historical sync fetches up to 100 whole blocks at
+ * once, and a node given them all answers each one late: past the timeout under load, and every
+ * retry is more work for the node, which still computes the abandoned ones.
+ *
  * @example
  * createConfig({ chains: { bsc: { id: 56, rpc: indexerTransport(["http://127.0.0.1:8545"]) } } });
  */
 export function indexerTransport(
   urls: string[],
-  timeoutMs: number = INDEXER_RPC_LIMITS.timeoutMs,
+  {
+    timeoutMs = INDEXER_RPC_LIMITS.timeoutMs,
+    concurrency = INDEXER_RPC_LIMITS.concurrency,
+  }: { timeoutMs?: number; concurrency?: number } = {},
 ): Transport {
   if (urls.length === 0) throw new Error("the indexer needs at least one RPC URL");
   const one = (url: string) => http(url, { timeout: timeoutMs, retryCount: 0 });
   const inner = urls.length === 1 ? one(urls[0] as string) : fallback(urls.map(one));
+  const slot = limiter(concurrency);
   return (parameters) => {
     const transport = inner({ ...parameters, retryCount: 0, timeout: timeoutMs });
     const request = (async (args, options) => {
+      const release = await slot();
       try {
         return await transport.request(args, options);
       } catch (error) {
         throw timeoutAsRetryable(error);
+      } finally {
+        release();
       }
     }) as EIP1193RequestFn;
     return { ...transport, request };
+  };
+}
+
+/** A counting semaphore: `await slot()` waits for one of `size` places and returns its release. */
+function limiter(size: number): () => Promise<() => void> {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  return async () => {
+    if (free > 0) free--;
+    else await new Promise<void>((r) => waiting.push(r));
+    return release;
   };
 }
 

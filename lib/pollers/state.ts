@@ -52,10 +52,28 @@ export async function recordSuccess(tx: Sql, k: PollKey, next: Cursor): Promise<
     where poller = ${k.poller} and agent_id = ${k.agentId} and target = ${k.target} for update`;
   const merged: Cursor = { ...(row?.cursor ?? {}) };
   for (const [key, v] of Object.entries(next)) merged[key] = later(merged[key], v);
+  // period_ms: the effective period operators see (the interval between successes, deferrals
+  // and failures included).
   await tx`update app.poller_state set cursor = ${tx.json(merged)}, last_attempt_at = now(),
-      last_success_at = now(), failures = 0, not_before = null
+      period_ms = (extract(epoch from now() - last_success_at) * 1000)::int,
+      last_success_at = now(), failures = 0, deferrals = 0, not_before = null
     where poller = ${k.poller} and agent_id = ${k.agentId} and target = ${k.target}`;
   return merged;
+}
+
+/**
+ * Records a poll put off (the venue's rate budget spent, or the poller backing off after a
+ * 429): neither a success nor a failure; the cursor stays and the next tick asks again.
+ *
+ * @example
+ * await recordDeferral(sql, key);
+ */
+export async function recordDeferral(sql: Sql, k: PollKey): Promise<void> {
+  await sql`insert into app.poller_state (poller, agent_id, target, last_attempt_at, deferrals,
+      last_deferred_at)
+    values (${k.poller}, ${k.agentId}, ${k.target}, now(), 1, now())
+    on conflict (poller, agent_id, target) do update set last_attempt_at = now(),
+      deferrals = app.poller_state.deferrals + 1, last_deferred_at = now()`;
 }
 
 /**
@@ -79,61 +97,4 @@ export async function recordFailure(
     on conflict (poller, agent_id, target) do update set last_attempt_at = now(),
       last_error = excluded.last_error, last_error_at = now(),
       failures = app.poller_state.failures + 1, not_before = excluded.not_before`;
-}
-
-export type PollerStatus = {
-  poller: Poller;
-  targets: number;
-  /** Oldest last success over its targets: the poller is at least this far behind. */
-  oldestSuccessAt: string | null;
-  newestSuccessAt: string | null;
-  /** Seconds since the oldest last success (null: no success yet). */
-  lagSeconds: number | null;
-  failing: { agentId: string; target: string; error: string; at: string; failures: number }[];
-};
-
-/**
- * Every poller's health for operators: last success, lag, and the targets failing now.
- *
- * @example
- * const status = await pollerStatus(sql); // [{ poller: "perps", lagSeconds: 4, failing: [] }, …]
- */
-export async function pollerStatus(sql: Sql): Promise<PollerStatus[]> {
-  const rows = await sql<
-    {
-      poller: Poller;
-      agent_id: string;
-      target: string;
-      last_success_at: Date | null;
-      last_error: string | null;
-      last_error_at: Date | null;
-      failures: number;
-    }[]
-  >`select poller, agent_id, target, last_success_at, last_error, last_error_at, failures
-    from app.poller_state order by poller, agent_id, target`;
-  const now = Date.now();
-  return POLLERS.map((poller) => {
-    const mine = rows.filter((r) => r.poller === poller);
-    const ok = mine.map((r) => r.last_success_at?.getTime() ?? null);
-    const never = ok.some((t) => t === null);
-    const times = ok.filter((t): t is number => t !== null);
-    const oldest = never || times.length === 0 ? null : Math.min(...times);
-    const newest = times.length === 0 ? null : Math.max(...times);
-    return {
-      poller,
-      targets: mine.length,
-      oldestSuccessAt: oldest === null ? null : new Date(oldest).toISOString(),
-      newestSuccessAt: newest === null ? null : new Date(newest).toISOString(),
-      lagSeconds: oldest === null ? null : Math.round((now - oldest) / 1000),
-      failing: mine
-        .filter((r) => r.failures > 0)
-        .map((r) => ({
-          agentId: r.agent_id,
-          target: r.target,
-          error: r.last_error ?? "",
-          at: r.last_error_at?.toISOString() ?? "",
-          failures: r.failures,
-        })),
-    };
-  });
 }

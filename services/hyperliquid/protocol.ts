@@ -139,9 +139,38 @@ export type InfoRequest =
 /** Longest answers of time-range queries (PROTOCOLS.md 1.1): paginate by the last `time`. */
 export const INFO_PAGE = { fills: 2000, ledger: 500 } as const;
 
-/** Info request weights out of 1200 per minute per IP (PROTOCOLS.md 1.2). */
+/** Info types of weight 2; `userRole` weighs 60, every other info request 20 (PROTOCOLS.md 1.2). */
+const LIGHT_INFO = [
+  "l2Book",
+  "allMids",
+  "clearinghouseState",
+  "orderStatus",
+  "spotClearinghouseState",
+  "exchangeStatus",
+];
+
+/** The documented weight of one info request, charged before it is answered. */
 export function infoWeight(type: string): number {
-  return ["l2Book", "allMids", "clearinghouseState", "orderStatus"].includes(type) ? 2 : 20;
+  if (LIGHT_INFO.includes(type)) return 2;
+  return type === "userRole" ? 60 : 20;
+}
+
+/** Info types whose answers may cost extra weight by their length (UNCONFIRMED, see below). */
+const PER_ITEM_INFO = [
+  "userFills",
+  "userFillsByTime",
+  "userNonFundingLedgerUpdates",
+  "userFunding",
+  "historicalOrders",
+];
+
+/**
+ * Extra weight of an answer of `items` rows: +1 per 20 items for fills and similar queries.
+ * PROTOCOLS.md 1.2 marks this UNCONFIRMED (a third-party crate's rule); it is counted anyway,
+ * by the pollers' budget and the stand-in, so a budget that holds with it holds without it.
+ */
+export function infoItemsWeight(type: string, items: number): number {
+  return PER_ITEM_INFO.includes(type) ? Math.floor(items / 20) : 0;
 }
 
 // ---- /exchange -------------------------------------------------------------------------

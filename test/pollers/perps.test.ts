@@ -5,7 +5,7 @@ import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { perpsHoldings } from "../../lib/dashboard/holdings.ts";
-import { pollerStatus } from "../../lib/pollers/state.ts";
+import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
 import { pollerWorld, until } from "./world.ts";
 

@@ -127,13 +127,19 @@ export async function killInsideCommit(p: {
   }
 }
 
-/** A poller world: real Postgres, the venue stand-in with its state on disk, a data dir. */
-export async function pollerWorld() {
+/**
+ * A poller world: real Postgres, the venue stand-in with its state on disk, a data dir. Time
+ * runs `scale` times as fast (POLL_TIME_SCALE): the venue's rate window (a minute) shrinks with
+ * it, as the pollers' budget window does.
+ */
+export async function pollerWorld(o: { scale?: number } = {}) {
+  const scale = o.scale ?? 0.1;
   const db: TestDatabase = await startTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "launchpad-pollers-"));
   const statePath = join(dataDir, "hyperliquid-state.json");
   const log = pino({ level: "silent" });
-  let hl = await startHyperliquidStandIn({ log, statePath, walkEveryMs: 0, hangMs: 4_000 });
+  const venue = { log, statePath, walkEveryMs: 0, hangMs: 4_000, weightWindowMs: 60_000 * scale };
+  let hl = await startHyperliquidStandIn(venue);
   const port = hl.port;
   const world = {
     db,
@@ -154,7 +160,7 @@ export async function pollerWorld() {
     stopVenue: () => hl.stop(),
     /** Starts it again on the same port from its saved state. */
     startVenue: async () => {
-      hl = await startHyperliquidStandIn({ log, statePath, walkEveryMs: 0, hangMs: 4_000, port });
+      hl = await startHyperliquidStandIn({ ...venue, port });
     },
     env: (extra: Record<string, string> = {}) => ({
       LAUNCHPAD_ENV: "test",
@@ -163,7 +169,7 @@ export async function pollerWorld() {
       // Not the devnet: the worker's pollers need no chain.
       BSC_RPC_URL: "http://127.0.0.1:9",
       HYPERLIQUID_API_URL: hl.url,
-      POLL_TIME_SCALE: "0.1",
+      POLL_TIME_SCALE: String(scale),
       ...extra,
     }),
     /** `launchpad worker --jobs pollers` as its own process (so a test can SIGKILL it). */

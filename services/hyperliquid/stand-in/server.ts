@@ -2,9 +2,19 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { Logger } from "../../../lib/logger.ts";
-import { type ExchangeRequest, INFO_PAGE, infoWeight, toWire } from "../protocol.ts";
+import { STAND_IN_LIMITS } from "../../limits.ts";
+import {
+  type ExchangeRequest,
+  INFO_PAGE,
+  infoItemsWeight,
+  infoWeight,
+  toWire,
+} from "../protocol.ts";
+import { type BridgeSettings, watchBridge } from "./bridge.ts";
+import { Addr, controlRoutes, type Failure } from "./control.ts";
 import { handleExchange } from "./exchange.ts";
 import { UNIVERSE, Venue } from "./venue.ts";
+import { WeightMeter } from "./weight.ts";
 
 export type HyperliquidStandInParameters = {
   log: Logger;
@@ -16,25 +26,20 @@ export type HyperliquidStandInParameters = {
   seed?: number;
   /** `source` of the signed phantom agent: "a" (mainnet, default) or "b" (testnet). */
   isMainnet?: boolean;
-  /** Info weight per minute per client (the venue's 1200); tests lower it to see 429s. */
+  /** Info weight per window for all clients (the venue's 1200); tests lower it to see 429s. */
   weightPerMinute?: number;
+  /** The rate limit's window (the venue's minute); a test compressing time shortens it. */
+  weightWindowMs?: number;
   /** How long a request told to hang is held before it is answered with a 503. */
   hangMs?: number;
   /** Longest answer of a time-range query (the venue's: fills 2000, ledger 500). */
   pageSize?: { fills: number; ledger: number };
+  /** USDC transfers to this bridge on Arbitrum are credited as deposits (bridge.ts). */
+  bridge?: BridgeSettings;
+  /** How often the bridge is scanned (default STAND_IN_LIMITS.hyperliquidBridgeEveryMs). */
+  bridgeEveryMs?: number;
 };
 
-const Addr = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .transform((s) => s.toLowerCase());
-const Num = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .transform(Number),
-]);
 const Info = z.discriminatedUnion("type", [
   z.object({ type: z.literal("clearinghouseState"), user: Addr, dex: z.string().optional() }),
   z.object({
@@ -48,14 +53,13 @@ const Info = z.discriminatedUnion("type", [
   z.object({ type: z.enum(["allMids", "meta", "metaAndAssetCtxs"]), dex: z.string().optional() }),
 ]);
 
-type Failure = { mode: "error" | "hang"; remaining: number; types?: string[] };
-
 /**
  * A local stand-in of Hyperliquid: `POST /info` (clearinghouseState, userFills,
  * userFillsByTime, userNonFundingLedgerUpdates, allMids, meta, metaAndAssetCtxs) and
  * `POST /exchange` (order, cancel, updateLeverage signed as L1 actions), over a venue that
  * keeps accounts, positions, fills, ledger updates, marks on a seeded random walk, resting
- * and trigger orders, and liquidations. Test and seed controls live under `/_control/`
+ * and trigger orders, and liquidations; with `bridge`, USDC sent to the bridge on Arbitrum is
+ * credited as a deposit. Test and seed controls live under `/_control/`
  * (see docs/pollers.md).
  *
  * @example
@@ -70,7 +74,10 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   let walkEveryMs = p.walkEveryMs ?? 0;
   let stepBps = p.walkStepBps ?? 10;
   const requests: Record<string, number> = {};
-  let weight = { windowStart: Date.now(), used: 0 };
+  const meter = new WeightMeter(
+    p.weightPerMinute ?? STAND_IN_LIMITS.hyperliquidWeightPerMinute,
+    p.weightWindowMs ?? 60_000,
+  );
 
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
@@ -85,6 +92,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     timer?.unref();
   };
   schedule();
+  const stopBridge = p.bridge ? watchBridge(venue, p.bridge, p.log, p.bridgeEveryMs) : undefined;
 
   /** Injected failure for this request type, if any is armed. */
   const failing = async (type: string) => {
@@ -92,6 +100,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     if (failure.types && !failure.types.includes(type)) return undefined;
     failure.remaining--;
     if (failure.mode === "hang") await sleep(p.hangMs ?? 30_000);
+    if (failure.mode === "rate-limit") return new Response("null", { status: 429 });
     return new Response("internal error (stand-in told to fail)", {
       status: failure.mode === "hang" ? 503 : 500,
     });
@@ -103,10 +112,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
       return c.text("Failed to deserialize the JSON body into the target type", 422);
     const q = parsed.data;
     requests[q.type] = (requests[q.type] ?? 0) + 1;
-    const now = Date.now();
-    if (now - weight.windowStart >= 60_000) weight = { windowStart: now, used: 0 };
-    weight.used += infoWeight(q.type);
-    if (weight.used > (p.weightPerMinute ?? 1200)) return c.json(null, 429);
+    if (!meter.admit(q.type, infoWeight(q.type))) return c.json(null, 429);
     const failed = await failing(q.type);
     if (failed) return failed;
     switch (q.type) {
@@ -121,7 +127,9 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
           (q.type === "userFillsByTime" ? a?.fills : a?.ledger) ?? [];
         const end = q.endTime ?? Number.MAX_SAFE_INTEGER;
         const limit = q.type === "userFillsByTime" ? page.fills : page.ledger;
-        return c.json(rows.filter((r) => r.time >= q.startTime && r.time <= end).slice(0, limit));
+        const answer = rows.filter((r) => r.time >= q.startTime && r.time <= end).slice(0, limit);
+        meter.extra(q.type, infoItemsWeight(q.type, answer.length));
+        return c.json(answer);
       }
       case "allMids":
         return c.json(
@@ -161,136 +169,24 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     return c.json(await handleExchange(venue, body, isMainnet));
   });
 
-  // ---- controls for tests, the seed and the trading-policies issue ------------------------
-  const control = new Hono();
-  const read = async <S extends z.ZodType>(c: { req: { json: () => Promise<unknown> } }, s: S) =>
-    s.parse(await c.req.json().catch(() => ({})));
-  control.onError((e, c) => c.json({ error: e.message }, 400));
-  control.get("/state", (c) => {
-    const user = c.req.query("user");
-    return c.json({
-      marks: venue.state.marks,
-      orders: venue.state.orders.filter((o) => !user || o.user === user.toLowerCase()),
-      ...(user
-        ? { account: venue.account(user) ?? null, clearinghouse: venue.clearinghouse(user) }
-        : {}),
+  app.route(
+    "/_control",
+    controlRoutes({
+      venue,
       requests,
-    });
-  });
-  control.put("/marks", async (c) => {
-    const marks = await read(c, z.record(z.string(), Num));
-    venue.setMarks(marks);
-    venue.save();
-    return c.json({ marks: venue.state.marks });
-  });
-  control.put("/walk", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        everyMs: z.number().int().nonnegative(),
-        stepBps: z.number().positive().optional(),
-      }),
-    );
-    walkEveryMs = b.everyMs;
-    stepBps = b.stepBps ?? stepBps;
-    schedule();
-    return c.json({ everyMs: walkEveryMs, stepBps });
-  });
-  control.post("/walk/step", async (c) => {
-    const b = await read(c, z.object({ ticks: z.number().int().min(1).max(10_000).default(1) }));
-    for (let i = 0; i < b.ticks; i++) venue.walk(stepBps);
-    venue.save();
-    return c.json({ marks: venue.state.marks });
-  });
-  const money = z.object({ user: Addr, usdc: Num, time: z.number().int().optional() });
-  control.post("/deposit", async (c) => {
-    const b = await read(c, money);
-    (venue.account(b.user, true) as { cash: number }).cash += b.usdc;
-    const u = venue.ledger(b.user, { type: "deposit", usdc: toWire(b.usdc) }, b.time);
-    venue.save();
-    return c.json(u);
-  });
-  control.post("/withdraw", async (c) => {
-    const b = await read(c, money);
-    const s = venue.summary(b.user);
-    if (b.usdc + 1 > s.accountValue - s.marginUsed)
-      return c.json({ error: "Insufficient withdrawable balance" }, 400);
-    (venue.account(b.user, true) as { cash: number }).cash -= b.usdc + 1;
-    const u = venue.ledger(
-      b.user,
-      { type: "withdraw", usdc: toWire(b.usdc), nonce: Date.now(), fee: "1.0" },
-      b.time,
-    );
-    venue.save();
-    return c.json(u);
-  });
-  control.post("/fill", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        user: Addr,
-        coin: z.string(),
-        side: z.enum(["B", "A"]),
-        sz: Num,
-        px: Num.optional(),
-        time: z.number().int().optional(),
-      }),
-    );
-    const f = venue.fill(b.user, b.coin, b.side === "B", b.sz, b.px ?? venue.mark(b.coin), {
-      time: b.time,
-    });
-    venue.save();
-    return c.json(f);
-  });
-  control.post("/close", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        user: Addr,
-        coin: z.string(),
-        px: Num.optional(),
-        time: z.number().int().optional(),
-      }),
-    );
-    const pos = venue.account(b.user)?.positions[b.coin];
-    if (!pos) return c.json({ error: `no ${b.coin} position` }, 400);
-    const f = venue.fill(
-      b.user,
-      b.coin,
-      pos.szi < 0,
-      Math.abs(pos.szi),
-      b.px ?? venue.mark(b.coin),
-      { time: b.time },
-    );
-    venue.save();
-    return c.json(f);
-  });
-  control.post("/liquidate", async (c) => {
-    const b = await read(c, z.object({ user: Addr }));
-    const u = venue.liquidate(b.user);
-    venue.save();
-    return u ? c.json(u) : c.json({ error: "no open position" }, 400);
-  });
-  control.post("/approve-agent", async (c) => {
-    const b = await read(c, z.object({ user: Addr, agent: Addr }));
-    venue.account(b.user, true);
-    venue.state.agents[b.agent] = b.user;
-    venue.save();
-    return c.json({ ok: true });
-  });
-  control.put("/fail", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        mode: z.enum(["error", "hang", "off"]),
-        count: z.number().int().positive().default(1_000_000),
-        types: z.array(z.string()).optional(),
-      }),
-    );
-    failure = b.mode === "off" ? undefined : { mode: b.mode, remaining: b.count, types: b.types };
-    return c.json({ ok: true });
-  });
-  app.route("/_control", control);
+      meter,
+      walk: (everyMs, step) => {
+        walkEveryMs = everyMs;
+        stepBps = step ?? stepBps;
+        schedule();
+        return { everyMs: walkEveryMs, stepBps };
+      },
+      stepBps: () => stepBps,
+      setFailure: (f) => {
+        failure = f;
+      },
+    }),
+  );
 
   function meta() {
     return {
@@ -307,8 +203,10 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   return {
     app,
     venue,
-    stop: () => {
+    /** Stops the walk and the bridge scan (a scan under way ends first), then saves. */
+    stop: async () => {
       if (timer) clearInterval(timer);
+      await stopBridge?.();
       venue.save();
     },
   };

@@ -32,12 +32,13 @@ export function startHyperliquidStandIn(p: StartHyperliquidStandInParameters) {
           url: `http://127.0.0.1:${info.port}`,
           port: info.port,
           venue: standIn.venue,
-          stop: () =>
-            new Promise<void>((r) => {
-              standIn.stop();
+          stop: async () => {
+            await standIn.stop();
+            await new Promise<void>((r) => {
               server.close(() => r());
               (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-            }),
+            });
+          },
         });
       },
     );

@@ -49,6 +49,19 @@ type State = {
   nextOid: number;
   nextLedger: number;
   rng: number;
+  /** Deposits through the bridge on Arbitrum (bridge.ts); absent until the first scan. */
+  bridge?: BridgeState;
+};
+/** Where the bridge scan is and what it credited, saved with the credits in one write. */
+export type BridgeState = {
+  /** The scanned chain's block 1 hash: another chain (a reset devnet) starts over. */
+  identity: string;
+  /** The first block not scanned yet. */
+  nextBlock: number;
+  /** Hash of block `nextBlock - 1` when scanned: a different one means a reorg. */
+  lastHash?: string;
+  /** `<txHash>:<logIndex>` of every transfer credited (or refused) on this chain. */
+  seen: string[];
 };
 
 const coinOf = (coin: string) => UNIVERSE.find((u) => u.name === coin);
@@ -212,6 +225,12 @@ export class Venue {
     a.fills.push(f);
     a.fills.sort((x, y) => x.time - y.time || x.tid - y.tid);
     return f;
+  }
+
+  /** Credits `usdc` to the account and books the ledger's `deposit` line. */
+  deposit(user: string, usdc: number, time?: number): LedgerUpdate {
+    (this.account(user, true) as Account).cash += usdc;
+    return this.ledger(user, { type: "deposit", usdc: toWire(usdc) }, time);
   }
 
   ledger(user: string, delta: LedgerUpdate["delta"], time = Date.now()): LedgerUpdate {

@@ -1,0 +1,42 @@
+/** The X account the seed keeps: followers grow with its posts, three posts a run. */
+export const SOCIAL_SEED = { followers: 1_200, followersPerPost: 40 } as const;
+
+/**
+ * The agent's X account on the X stand-in (`/stand-in/` controls): created or updated with a
+ * follower count, then three posts as the agent (the last a reply to the first), which the
+ * social poller reads from the account's timeline. Returns the follower count and the posts' ids.
+ *
+ * @example
+ * const { followers, posts } = await seedSocial({ xApiUrl, handle: "seed_ab12cd", name, ticker, log });
+ */
+export async function seedSocial(p: {
+  xApiUrl: string;
+  handle: string;
+  name: string;
+  ticker: string;
+  log: (line: string) => void;
+}): Promise<{ followers: number; posts: string[] }> {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const r = await fetch(`${p.xApiUrl}/stand-in${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!r.ok) throw new Error(`X stand-in ${method} ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
+  };
+  const account = `/accounts/${encodeURIComponent(p.handle)}`;
+  const before = await call<{ data: unknown[] }>("GET", `${account}/posts`).then(
+    (r) => r.data.length,
+    () => 0,
+  );
+  const followers = SOCIAL_SEED.followers + SOCIAL_SEED.followersPerPost * (before + 3);
+  await call("PUT", "/accounts", { username: p.handle, name: p.name, followers });
+  const post = async (text: string, replyTo?: string) =>
+    (await call<{ data: { id: string } }>("POST", `${account}/posts`, { text, replyTo })).data.id;
+  const first = await post(`gm from $${p.ticker}. Positions, treasury and posts: all on my page.`);
+  const second = await post("Closed a BTC long, opened an ETH short. The ledger is public.");
+  const reply = await post("The treasury paid my gas this week: one Safe transaction.", first);
+  p.log(`x: @${p.handle} has ${followers} followers and 3 new posts`);
+  return { followers, posts: [first, second, reply] };
+}
