@@ -3,12 +3,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POLLER_LIMITS } from "../../jobs/limits.ts";
 import { type PerpsPollContext, pollPerpsAccount } from "../../jobs/pollers/perps.ts";
-import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { trySpend } from "../../lib/pollers/budget.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
-import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
-import { pollerWorld, until } from "./world.ts";
+import { expectedPerpsIds, pollerWorld, storedIds, until } from "./world.ts";
 
 // The perps poller's pacing, one poll at a time (no scheduler): real Postgres, the venue
 // stand-in over HTTP, a clock the test moves. The shared budget under concurrent spenders; a
@@ -35,20 +33,8 @@ function ctx(budget: { limit?: number; backoffMs?: number } = {}): PerpsPollCont
   };
 }
 
-/** The feed's entries the venue's whole history of `user` must give. */
-async function expected(agentId: string, user: string) {
-  const s = (await w.control("GET", `/state?user=${user}`)) as {
-    account: { fills: Fill[]; ledger: LedgerUpdate[] };
-  };
-  return [
-    ...ledgerEvents(agentId, user, s.account.ledger),
-    ...fillEvents(agentId, user, s.account.fills),
-  ]
-    .map((e) => `${e.eventType} ${e.sourceEventId}`)
-    .sort();
-}
-const stored = async (agentId: string) =>
-  (await w.events(agentId)).map((e) => `${e.event_type} ${e.source_event_id}`).sort();
+const expected = (agentId: string, user: string) => expectedPerpsIds(w, agentId, user);
+const stored = (agentId: string) => storedIds(w, agentId);
 const infoRequests = async () =>
   ((await w.control("GET", "/weight")) as { log: unknown[] }).log.length;
 const resetBudget = async () => {

@@ -1,13 +1,12 @@
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { perpsHoldings } from "../../lib/dashboard/holdings.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";
-import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
-import { pollerWorld, until } from "./world.ts";
+import type { Fill } from "../../services/hyperliquid/protocol.ts";
+import { expectedPerpsIds, pollerWorld, storedIds, until } from "./world.ts";
 
 // The perps poller against the venue stand-in over HTTP, real Postgres and real pg-boss, at
 // a tenth of the production tick (1 s). What an agent's feed must show: every fill once, the
@@ -19,20 +18,8 @@ let worker: StartWorkerReturnType | undefined;
 const addr = () => privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
 const A = addr();
 
-/** The events the venue's whole history must produce, by id. */
-async function expected(agentId: string, user: string) {
-  const s = (await w.control("GET", `/state?user=${user}`)) as {
-    account: { fills: Fill[]; ledger: LedgerUpdate[] };
-  };
-  return [
-    ...ledgerEvents(agentId, user, s.account.ledger),
-    ...fillEvents(agentId, user, s.account.fills),
-  ]
-    .map((e) => `${e.eventType} ${e.sourceEventId}`)
-    .sort();
-}
-const stored = async (agentId: string) =>
-  (await w.events(agentId)).map((e) => `${e.event_type} ${e.source_event_id}`).sort();
+const expected = (agentId: string, user: string) => expectedPerpsIds(w, agentId, user);
+const stored = (agentId: string) => storedIds(w, agentId);
 
 beforeAll(async () => {
   w = await pollerWorld();

@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { expect } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
+import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
 import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
 import { cleanEnv, ROOT } from "../helpers/cli.ts";
 
@@ -200,4 +202,24 @@ export async function pollerWorld(o: { scale?: number } = {}) {
     },
   };
   return world;
+}
+
+type PollerWorld = Awaited<ReturnType<typeof pollerWorld>>;
+
+/** The feed entries (`type id`, sorted) the venue's whole history of `user` must give. */
+export async function expectedPerpsIds(w: PollerWorld, agentId: string, user: string) {
+  const s = (await w.control("GET", `/state?user=${user}`)) as {
+    account: { fills: Fill[]; ledger: LedgerUpdate[] };
+  };
+  return [
+    ...ledgerEvents(agentId, user, s.account.ledger),
+    ...fillEvents(agentId, user, s.account.fills),
+  ]
+    .map((e) => `${e.eventType} ${e.sourceEventId}`)
+    .sort();
+}
+
+/** The feed entries (`type id`, sorted) stored for `agentId`. */
+export async function storedIds(w: PollerWorld, agentId: string) {
+  return (await w.events(agentId)).map((e) => `${e.event_type} ${e.source_event_id}`).sort();
 }
