@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
 import type { WebhookSecrets } from "../lib/events/webhook-secrets.ts";
@@ -12,6 +11,7 @@ import { API_LIMITS } from "./limits.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
+import { cors } from "./middleware/cors/index.ts";
 import { identify } from "./middleware/identify/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";

@@ -17,6 +17,8 @@ export type BodyLimitOptions = { maxBytes: number };
  */
 export function bodyLimit(o: BodyLimitOptions): MiddlewareHandler<AppEnv> {
   return async function bodyLimitMiddleware(c, next) {
+    // GET and HEAD carry no body; asking for one would build a whole fetch Request per read.
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const raw = c.req.raw;
     if (!raw.body) return next();
     const declared = Number(raw.headers.get("content-length") ?? Number.NaN);
