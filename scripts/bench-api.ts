@@ -50,6 +50,8 @@ type Case = [string, (i: number) => string, Record<string, string>?, (() => () =
 
 /** The endpoints measured, beside /health on the same server. */
 function cases(token: (i: number) => string, agents: number, etagOf: string | undefined): Case[] {
+  // The rows without it ask as undici's Pool does (no Accept-Encoding): every byte as JSON.
+  const gzip = { "accept-encoding": "gzip" };
   const rows: Case[] = [
     ["GET /health (ceiling)", () => "/health"],
     ["GET /tokens/:a/chart 1m x300", (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`],
@@ -62,12 +64,19 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
     [
       "GET /tokens/:a/chart 1m x300 gzip",
       (i) => `/tokens/${token(i)}/chart?interval=1m&limit=300`,
-      { "accept-encoding": "gzip" },
+      gzip,
     ],
     ["GET /tokens/:a/chart 1h", (i) => `/tokens/${token(i)}/chart?interval=1h`],
     ["GET /tokens/:a/trades x50", (i) => `/tokens/${token(i)}/trades?limit=50`],
+    ["GET /tokens/:a/trades x50 gzip", (i) => `/tokens/${token(i)}/trades?limit=50`, gzip],
     ["GET /v2/agents x20", (i) => `/v2/agents?limit=20&offset=${(i * 20) % Math.max(1, agents)}`],
+    [
+      "GET /v2/agents x20 gzip",
+      (i) => `/v2/agents?limit=20&offset=${(i * 20) % Math.max(1, agents)}`,
+      gzip,
+    ],
     ["GET /tokens x20", () => "/tokens?limit=20"],
+    ["GET /tokens x20 gzip", () => "/tokens?limit=20", gzip],
     ["GET /tokens?sort=trending x20", () => "/tokens?sort=trending&limit=20"],
     ["GET /tokens?sort=volume24h x20", () => "/tokens?sort=volume24h&limit=20"],
     ["GET /tokens?sort=marketCap x20", () => "/tokens?sort=marketCap&limit=20"],
@@ -105,7 +114,7 @@ async function measure(
     `\n${o.connections} keep-alive connections, ${o.seconds} s per endpoint against ${base}; /health driven before each row\n`,
   );
   console.log(
-    `endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms${o.cpu ? "  api µs/req  pg µs/req" : ""}`,
+    `endpoint                              req/s  /health  % health   p50 ms   p99 ms   non-2xx  cold ms   bytes${o.cpu ? "  api µs/req  pg µs/req" : ""}`,
   );
   const health = rows[0];
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -116,8 +125,11 @@ async function measure(
     const t0 = performance.now();
     // fetch() asks for gzip unless told otherwise; the timed client (undici's Pool) does not.
     const plain = { "accept-encoding": "identity", ...headers };
-    await (await fetch(`${base}${path(0)}`, { headers: plain })).arrayBuffer();
+    const coldRes = await fetch(`${base}${path(0)}`, { headers: plain });
+    await coldRes.arrayBuffer();
     const cold = performance.now() - t0;
+    // Bytes on the wire (compressed when gzipped): beyond a fixed cost, a read's CPU is these.
+    const bytes = Number(coldRes.headers.get("content-length") ?? Number.NaN);
     const ceiling = health ? await drive(base, health[1], o) : undefined;
     const stop = during?.();
     const c0 = await o.cpu?.();
@@ -131,7 +143,7 @@ async function measure(
         : "";
     const share = ceiling ? `${((100 * r.rps) / ceiling.rps).toFixed(0)}%` : "";
     console.log(
-      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)}${cpu}`,
+      `${name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${(ceiling?.rps ?? 0).toFixed(0).padStart(8)} ${share.padStart(9)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.errors).padStart(9)} ${cold.toFixed(0).padStart(8)} ${(Number.isNaN(bytes) ? "-" : String(bytes)).padStart(7)}${cpu}`,
     );
   }
 }
