@@ -10,7 +10,6 @@ import {
   toHex,
 } from "viem";
 import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
-import { pairAddress } from "./pair.ts";
 
 /** ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). */
 export const CREATE_ARGS_ABI = [
