@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import type { AppEnv } from "../env.ts";
 import { COMMON_ERRORS } from "../schemas.ts";
 import type { ApiSettings } from "../settings.ts";
@@ -35,6 +34,32 @@ const agentMdRoute = createRoute({
   },
 });
 
+/**
+ * Scalar's browser bundle for `/docs`, pinned to one version and checked by the browser
+ * (Subresource Integrity): the CDN can serve this exact file or nothing, so no later release
+ * or compromise of the package runs script on the API's origin. To move to another version,
+ * take the hash of `dist/browser/standalone.js` from its npm tarball (`npm pack`).
+ */
+export const DOCS_RENDERER = {
+  src: "https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js",
+  integrity: "sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK",
+} as const;
+
+/** The reference page: the renderer reads `/openapi.json` from this origin. */
+export const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Launchpad API</title>
+  </head>
+  <body>
+    <script id="api-reference" data-url="/openapi.json"></script>
+    <script src="${DOCS_RENDERER.src}" integrity="${DOCS_RENDERER.integrity}" crossorigin="anonymous"></script>
+  </body>
+</html>
+`;
+
 /** `GET /AGENT.md` and the interactive reference `GET /docs` (over `/openapi.json`). */
 export function registerDiscovery(app: OpenAPIHono<AppEnv>, s: ApiSettings) {
   const text = renderAgentSpec(s);
@@ -42,5 +67,5 @@ export function registerDiscovery(app: OpenAPIHono<AppEnv>, s: ApiSettings) {
     c.body(text, 200, { "content-type": "text/markdown; charset=utf-8" }),
   );
   // The page loads its renderer from a CDN in the browser; the API serves only the HTML.
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Launchpad API" }));
+  app.get("/docs", (c) => c.html(DOCS_PAGE));
 }
