@@ -5,10 +5,11 @@
 // fetches), backfill throughput of `ponder start` (events/s, with and without Ponder's process
 // start, and Ponder's sync alone), the CPU each process spent per backfilled event, and live lag
 // from a block being mined to its trades being readable through the views (p50, p99, and where
-// it went: scripts/bench-indexer-live.ts). `--cpu-prof DIR` writes a V8 CPU profile of the
-// indexing process into DIR (Chrome DevTools, speedscope); `--ponder-log FILE` keeps Ponder's
-// debug log; `--poll` has Ponder poll for new blocks instead of subscribing to them. Last, a
-// reindex into a new schema from Ponder's RPC cache: Ponder's indexing without the node.
+// it went: scripts/bench-indexer-live.ts). `--cpu-prof DIR` writes V8 CPU profiles of the
+// indexing process into DIR, the reindex's into DIR/reindex (Chrome DevTools, speedscope);
+// `--ponder-log FILE` keeps Ponder's debug log; `--poll` has Ponder poll for new blocks instead
+// of subscribing to them. Last, a reindex into a new schema from Ponder's RPC cache: Ponder's
+// indexing without the node.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -324,6 +325,7 @@ try {
         schema: "bench_reindex",
         viewsSchema: "bench_reindex_views",
         logLevel: "debug",
+        nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", join(profDir, "reindex")] : [],
         ws: !values.poll,
       });
       const reMarks = cpuMarks(again.output, {
