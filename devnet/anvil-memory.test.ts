@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../lib/net.ts";
+import { residentBytes } from "../lib/process-memory.ts";
 import { DEVNET_MNEMONIC, type StartAnvilReturnType, startAnvil } from "./anvil.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
 
@@ -46,9 +47,11 @@ const rpc = async (url: string, method: string, params: unknown[] = []) => {
   return (await res.json()) as { result?: unknown; error?: { message: string } };
 };
 
+/** KiB resident; throws once the process is gone (the loops below wait out a restart on it). */
 function rssKb(pid: number): number {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(m?.[1] ?? 0);
+  const bytes = residentBytes(pid);
+  if (bytes === undefined) throw new Error(`no process ${pid}`);
+  return bytes / 1024;
 }
 
 async function mine(url: string, blocks: number) {

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createPublicClient, type Hex, http } from "viem";
 import { pipeLines } from "../lib/lines.ts";
+import { residentBytes } from "../lib/process-memory.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
 import { adoptExitDumpInChild, dumpStateInChild, exitDumpPath } from "./state-file.ts";
 
@@ -209,16 +210,6 @@ async function keepTimestampsIncreasing(rpcUrl: string): Promise<void> {
   if (!head) return;
   const ahead = Number(head.timestamp) - Math.floor(Date.now() / 1000);
   if (ahead >= 0) await rpcCall(rpcUrl, "evm_increaseTime", 10_000, [ahead + 1]);
-}
-
-/** A process's resident memory in bytes, from /proc (Linux); undefined elsewhere or when gone. */
-function residentBytes(pid: number): number | undefined {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** SIGTERM (anvil dumps its state), SIGKILL after 10 s. */

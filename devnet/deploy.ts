@@ -20,7 +20,7 @@ import {
   loadExternalArtifact,
   pairInitCodeHash,
 } from "../contracts/external.ts";
-import { readChainIdentity, viemChain } from "../lib/chain.ts";
+import { MULTICALL3_ADDRESS, readChainIdentity, viemChain } from "../lib/chain.ts";
 import { devnetAccountAddresses, devnetAccounts } from "./accounts.ts";
 import {
   DEVNET_CONTRACT_NAMES,
@@ -30,9 +30,6 @@ import {
   readDeploymentRecord,
   writeDeploymentRecord,
 } from "./record.ts";
-
-/** Canonical Multicall3 address (same on every chain, BSC included). */
-export const MULTICALL3_ADDRESS = "0xca11bde05977b3631167028862be2a173976ca11" as const;
 
 /** Defaults of a devnet deployment (documented in contracts/README.md). */
 export const DEVNET_DEFAULTS = {

@@ -4,6 +4,12 @@ import { type Config, ConfigError } from "./config.ts";
 type Address = `0x${string}`;
 
 /** Where the service's chain is and which contracts it follows there. */
+/**
+ * Multicall3 at its canonical address, the same on every chain: deployed on BSC, placed there by
+ * the devnet's deploy.
+ */
+export const MULTICALL3_ADDRESS = "0xca11bde05977b3631167028862be2a173976ca11" as const;
+
 export type ChainSettings = {
   chainId: 56;
   devnet: boolean;

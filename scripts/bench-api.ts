@@ -19,7 +19,7 @@
  * no copy): tokens and agents are discovered through the API. Start it with
  * `RATE_LIMIT_PER_MINUTE=0` (or a budget above the load), or most answers are 429s.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
@@ -38,6 +38,7 @@ import { createSql, type Sql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { treeCpuSeconds } from "./bench-indexer-probes.ts";
 
 const SCHEMA = "bench_onchain";
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -248,26 +249,9 @@ function workerCpu(worker: Worker): Promise<number> {
  */
 function postgresCpu(dataDir: string): number {
   try {
-    const master =
-      readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0] ?? "";
-    const ticks = (f: string[], from: number, n: number) =>
-      f.slice(from, from + n).reduce((a, v) => a + Number(v), 0);
-    // Fields after the ")" of the command: [1] ppid, [11..14] utime stime cutime cstime.
-    const stat = (pid: string) => {
-      const raw = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return raw.slice(raw.lastIndexOf(")") + 2).split(" ");
-    };
-    let total = ticks(stat(master), 11, 4);
-    for (const pid of readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid) || pid === master) continue;
-      try {
-        const f = stat(pid);
-        if (f[1] === master) total += ticks(f, 11, 2);
-      } catch {
-        // exited meanwhile: counted in the postmaster's cutime
-      }
-    }
-    return (total * 1e6) / 100; // USER_HZ
+    const master = readFileSync(join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0];
+    const seconds = treeCpuSeconds(Number(master));
+    return Number.isNaN(seconds) ? 0 : seconds * 1e6;
   } catch {
     return 0;
   }

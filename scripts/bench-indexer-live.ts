@@ -12,6 +12,7 @@
 import type postgres from "postgres";
 import { type Hex, type PublicClient, type TestClient, toHex } from "viem";
 import type { PonderRun } from "../test/helpers/ponder.ts";
+import { percentile } from "./soak-report.ts";
 
 /** The live lag target of issue 17 (block mined to rows readable through the views). */
 export const LIVE_LAG_TARGET_MS = 500;
@@ -225,9 +226,7 @@ function ponderMarks(output: string, wanted?: Set<number>): Map<number, PonderMa
 }
 
 function pct(xs: number[], p: number): string {
-  if (xs.length === 0) return "-";
-  const s = [...xs].sort((a, b) => a - b);
-  return String(Math.round(s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0));
+  return xs.length === 0 ? "-" : String(Math.round(percentile(xs, p / 100)));
 }
 
 function mean(xs: number[]): string {

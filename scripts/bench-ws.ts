@@ -16,7 +16,7 @@
  * Environment: BENCH_SOCKETS (default "1,1000,10000"), BENCH_TRADES (per count, default 20).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +26,7 @@ import { createSql, type Sql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { residentBytes } from "../lib/process-memory.ts";
 
 const SCHEMA = "bench_ws";
 const TOKEN = `0x${"ab".repeat(20)}`;
@@ -177,10 +178,7 @@ async function until(ok: () => boolean, timeoutMs: number) {
 const randomHex = (n: number) =>
   Array.from({ length: n }, () => "0123456789abcdef"[Math.floor(Math.random() * 16)]).join("");
 
-function rss(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(m?.[1] ?? 0) * 1024;
-}
+const rss = (pid: number) => residentBytes(pid) ?? 0;
 
 async function insertTrade(sql: Sql | postgres.TransactionSql, tx: string, block: number) {
   await sql`insert into ${sql(SCHEMA)}.trade values (${`56:${tx}:0`}, ${TOKEN}, 'curve', 'buy',

@@ -10,9 +10,10 @@ import type { Context } from "ponder:registry";
 import { token } from "ponder:schema";
 import type { ContractFunctionReturnType } from "viem";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
+import { MULTICALL3_ADDRESS } from "../lib/chain.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
 import type { BlockReceipts } from "./receipts.ts";
-import { type Hex, MULTICALL3, settings } from "./settings.ts";
+import { type Hex, settings } from "./settings.ts";
 
 type TokenInfo = ContractFunctionReturnType<typeof tokenManager2Abi, "view", "_tokenInfos">;
 
@@ -53,7 +54,9 @@ export async function curveAtCreation(
   }
   if (!batch.includes(address)) batch.push(address);
   const read = context.client.multicall({
-    multicallAddress: MULTICALL3,
+    // Named, not taken from viem's `bsc` chain: that dates Multicall3 to mainnet block 15,921,452
+    // and refuses it at a devnet's low block numbers.
+    multicallAddress: MULTICALL3_ADDRESS,
     allowFailure: false,
     contracts: batch.map((t) => ({
       address: settings.tokenManager2,

@@ -64,7 +64,8 @@ const TOKEN_CREATE = toEventSelector(
  */
 export const LOG_TOPICS: Hex[] = [
   TRANSFER,
-  ...(["TokenPurchase", "TokenSale", "LiquidityAdded", "TokenCreate"] as const).map((name) =>
+  TOKEN_CREATE,
+  ...(["TokenPurchase", "TokenSale", "LiquidityAdded"] as const).map((name) =>
     toEventSelector(getAbiItem({ abi: tokenManager2Abi, name }) as never),
   ),
   ...(["Swap", "Sync"] as const).map((name) =>

@@ -26,12 +26,6 @@ export const settings = {
     chain.startBlock <= config.BSC_START_BLOCK,
 };
 
-/**
- * Multicall3 at its canonical address: deployed on BSC, and placed there by the devnet's deploy.
- * Passed explicitly: viem's `bsc` chain dates it to mainnet block 15,921,452 and refuses to use
- * it at a devnet's low block numbers.
- */
-export const MULTICALL3 = "0xca11bde05977b3631167028862be2a173976ca11" as Hex;
 export const ZERO = "0x0000000000000000000000000000000000000000" as Hex;
 export const DEAD = "0x000000000000000000000000000000000000dead" as Hex;
 export const SOURCE = "evm-indexer:bsc";

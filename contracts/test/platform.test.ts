@@ -16,7 +16,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
-import { MULTICALL3_ADDRESS } from "../../devnet/deploy.ts";
+import { MULTICALL3_ADDRESS } from "../../lib/chain.ts";
 import { startTestChain, type TestChain } from "./helpers.ts";
 
 const roles = devnetAccounts();
