@@ -1,45 +1,95 @@
 import { getAddress } from "viem";
-import { upstreamJson } from "../http.ts";
+import { parseUpstream, UpstreamError } from "../http.ts";
+import { SafeApiKit } from "./kits.ts";
 import { MultisigTransaction, Page } from "./protocol.ts";
 
 export type SafeTxServiceClientParameters = {
+  /** The service's root, without `/api` (e.g. https://api.safe.global/tx-service/bnb). */
   apiUrl: string;
   timeoutMs: number;
   /** The gateway's API key (api.safe.global requires one); unset for the stand-in. */
   apiKey?: string;
+  /** The chain the Safes live on (api-kit checks EIP-3770 prefixes against it). */
+  chainId?: number;
 };
 
+const SERVICE = "safe-tx-service";
+
 /**
- * Typed client of the Safe Transaction Service (or its local stand-in): the multisig
- * transactions of a Safe, answers checked with zod. Throws `UpstreamError` ("safe-tx-service").
+ * An api-kit call as an UpstreamError-typed one: `unavailable` when unreachable, timed out,
+ * 429 or 5xx; `rejected` on any other 4xx; `bad_response` when the body is not JSON.
+ * api-kit's fetch takes no abort signal, so the timeout abandons the call (its socket is
+ * closed by the service or by the process) rather than cancelling it.
+ */
+async function call<T>(what: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamError(SERVICE, "unavailable", `${what} timed out`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([run(), timeout]);
+  } catch (error) {
+    if (error instanceof UpstreamError) throw error;
+    const e = error as Error & { statusCode?: number; data?: unknown };
+    if (typeof e.statusCode === "number") {
+      const transient = e.statusCode === 429 || e.statusCode >= 500;
+      throw new UpstreamError(
+        SERVICE,
+        transient ? "unavailable" : "rejected",
+        `${what} answered ${e.statusCode}`,
+        {
+          status: e.statusCode,
+          details: JSON.stringify(e.data ?? e.message).slice(0, 2000),
+        },
+      );
+    }
+    if (e instanceof SyntaxError) {
+      throw new UpstreamError(SERVICE, "bad_response", `${what} answered with non-JSON`, {
+        cause: e,
+      });
+    }
+    throw new UpstreamError(SERVICE, "unavailable", `${what} unreachable`, {
+      details: e.message,
+      cause: e,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The Safe Transaction Service (or its local stand-in) through `@safe-global/api-kit`: the
+ * multisig transactions of a Safe, answers checked with zod. Throws `UpstreamError`
+ * ("safe-tx-service").
  *
  * @example
  * const safe = createSafeTxServiceClient({ apiUrl, timeoutMs: 10_000 });
  * const page = await safe.multisigTransactions("0xSafe…", { modifiedGte: new Date(0), limit: 100, offset: 0 });
  */
 export function createSafeTxServiceClient(p: SafeTxServiceClientParameters) {
-  const base = p.apiUrl.replace(/\/$/, "");
-  const headers = p.apiKey ? { authorization: `Bearer ${p.apiKey}` } : undefined;
+  const kit = new SafeApiKit({
+    chainId: BigInt(p.chainId ?? 56),
+    txServiceUrl: `${p.apiUrl.replace(/\/$/, "")}/api`,
+    apiKey: p.apiKey,
+  });
   return {
     /** Transactions modified at or after `modifiedGte`, oldest change first. */
     multisigTransactions: async (
       safe: string,
       o: { modifiedGte: Date; limit: number; offset: number },
     ) => {
-      const q = new URLSearchParams({
-        modified__gte: o.modifiedGte.toISOString(),
-        ordering: "modified",
-        limit: String(o.limit),
-        offset: String(o.offset),
-      });
-      return upstreamJson({
-        service: "safe-tx-service",
-        url: `${base}/api/v2/safes/${getAddress(safe)}/multisig-transactions/?${q}`,
-        headers,
-        timeoutMs: p.timeoutMs,
-        retries: 0,
-        schema: Page(MultisigTransaction),
-      });
+      const raw = await call("multisig-transactions", p.timeoutMs, () =>
+        kit.getMultisigTransactions(getAddress(safe), {
+          modified__gte: o.modifiedGte.toISOString(),
+          ordering: "modified",
+          limit: o.limit,
+          offset: o.offset,
+        }),
+      );
+      return parseUpstream(SERVICE, Page(MultisigTransaction), raw, "multisig-transactions");
     },
   };
 }

@@ -12,12 +12,19 @@ export const Confirmation = z.looseObject({
   signatureType: z.string(),
 });
 
+// SafeMultisigTransactionResponseSerializerV2: every field an owner needs to rebuild the Safe
+// transaction and execute it (the gas fields, the refund, the confirmations' signatures).
 export const MultisigTransaction = z.looseObject({
   safe: z.string(),
   to: z.string(),
   value: z.string(),
   data: z.string().nullable(),
   operation: z.number(),
+  gasToken: z.string(),
+  safeTxGas: z.union([z.string(), z.number()]).transform(String),
+  baseGas: z.union([z.string(), z.number()]).transform(String),
+  gasPrice: z.string(),
+  refundReceiver: z.string(),
   nonce: z.union([z.string(), z.number()]).transform(String),
   executionDate: z.string().nullable(),
   submissionDate: z.string(),
@@ -25,11 +32,22 @@ export const MultisigTransaction = z.looseObject({
   blockNumber: z.number().nullable(),
   transactionHash: z.string().nullable(),
   safeTxHash: z.string(),
-  proposer: z.string().nullable().optional(),
+  proposer: z.string().nullable(),
+  proposedByDelegate: z.string().nullable(),
+  executor: z.string().nullable(),
   isExecuted: z.boolean(),
   isSuccessful: z.boolean().nullable(),
+  ethGasPrice: z.string().nullable(),
+  maxFeePerGas: z.string().nullable(),
+  maxPriorityFeePerGas: z.string().nullable(),
+  gasUsed: z.number().nullable(),
+  fee: z.string().nullable(),
+  payment: z.string().nullable(),
+  origin: z.string(),
   confirmationsRequired: z.number(),
   confirmations: z.array(Confirmation),
+  trusted: z.boolean(),
+  signatures: z.string().nullable(),
 });
 export type MultisigTransaction = z.infer<typeof MultisigTransaction>;
 

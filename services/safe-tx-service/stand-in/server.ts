@@ -1,19 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type Context, Hono } from "hono";
-import {
-  type Address,
-  createPublicClient,
-  getAddress,
-  type Hex,
-  http,
-  isAddress,
-  parseAbiItem,
-  recoverAddress,
-} from "viem";
+import { type Address, createPublicClient, getAddress, type Hex, http, isAddress } from "viem";
 import type { Logger } from "../../../lib/logger.ts";
-import type { MultisigTransaction, ProposeBody } from "../protocol.ts";
+import type { MultisigTransaction } from "../protocol.ts";
 import { safeTxHash } from "../protocol.ts";
+import { findExecution, readSafeInfo } from "./chain.ts";
+import { listTransactions, type Query } from "./list.ts";
+import { originOf, readProposal } from "./proposal.ts";
+import { parseSignatures } from "./signatures.ts";
 
 export type SafeTxServiceStandInParameters = {
   chainId: number;
@@ -24,21 +19,17 @@ export type SafeTxServiceStandInParameters = {
   statePath?: string;
 };
 
-const SAFE_ABI = [
-  parseAbiItem("function getOwners() view returns (address[])"),
-  parseAbiItem("function getThreshold() view returns (uint256)"),
-];
-const EXECUTION_SUCCESS = parseAbiItem(
-  "event ExecutionSuccess(bytes32 indexed txHash, uint256 payment)",
-);
-const MAX_LIMIT = 200;
+type Tx = MultisigTransaction;
+const VERSION = "5.25.0";
 
 /**
- * A local stand-in of the Safe Transaction Service: propose (the hash rebuilt and the
- * proposer's signature checked against the Safe's owners on the chain), confirm, list with the
- * service's filters and paging. A listed pending transaction whose `ExecutionSuccess` is on the
- * chain is marked executed, as the service's indexer would. Without `rpcUrl` (tests), every
- * signer counts as an owner, the threshold is 1, and `/_control/executed` marks executions.
+ * A local stand-in of the Safe Transaction Service (safe-global/safe-transaction-service, the
+ * paths and serializers `@safe-global/api-kit` calls): service info, Safe info read from the
+ * chain, propose (the hash rebuilt, every signature's owner checked against the Safe's owners),
+ * confirm, list with the service's filters and paging, one transaction by safeTxHash. A pending
+ * transaction whose `ExecutionSuccess` is on the chain is filled in as the service's indexer
+ * would (executor, signatures, gas, fee). Without `rpcUrl` (tests), every signer counts as an
+ * owner, the threshold is 1, Safe info is 404 and `/_control/executed` marks executions.
  * With `statePath` the transactions survive a restart of the stand-in.
  *
  * @example
@@ -46,11 +37,12 @@ const MAX_LIMIT = 200;
  */
 export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   const app = new Hono();
-  const txs = new Map<string, MultisigTransaction>(
+  const txs = new Map<string, Tx>(
     p.statePath && existsSync(p.statePath)
-      ? (JSON.parse(readFileSync(p.statePath, "utf8")) as { txs: MultisigTransaction[] }).txs.map(
-          (t) => [t.safeTxHash, t],
-        )
+      ? (JSON.parse(readFileSync(p.statePath, "utf8")) as { txs: Tx[] }).txs.map((t) => [
+          t.safeTxHash,
+          t,
+        ])
       : [],
   );
   // Written whole to a temporary file, then renamed: a stand-in killed mid-write keeps the
@@ -67,52 +59,23 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   // Test control: list requests hang (until the server is stopped) instead of answering.
   let hang = false;
 
-  const checksum = (a: string) => {
-    if (!isAddress(a, { strict: false }) || getAddress(a) !== a) return undefined;
-    return a as Address;
-  };
-  const invalid = (message: string, args: unknown[] = []) => ({
-    code: 1,
-    message,
-    arguments: args,
-  });
-  const owners = async (safe: Address) =>
-    client
-      ? ((await client.readContract({
-          address: safe,
-          abi: SAFE_ABI,
-          functionName: "getOwners",
-        })) as Address[])
-      : undefined;
-  const threshold = async (safe: Address) =>
-    client
-      ? Number(
-          await client.readContract({ address: safe, abi: SAFE_ABI, functionName: "getThreshold" }),
-        )
-      : 1;
-  const touch = (t: MultisigTransaction) => {
+  const checksum = (a: string) =>
+    isAddress(a, { strict: false }) && getAddress(a) === a ? (a as Address) : undefined;
+  const badChecksum = (c: Context, a: string) =>
+    c.json({ code: 1, message: "Checksum address validation failed", arguments: [a] }, 422);
+  const safeState = async (safe: Address) =>
+    client ? await readSafeInfo(client, safe) : undefined;
+  const touch = (t: Tx) => {
     t.modified = new Date().toISOString();
   };
-  /** Marks pending transactions executed when the chain has their ExecutionSuccess. */
+  /** Fills in pending transactions whose ExecutionSuccess is on the chain. */
   const syncExecutions = async (safe: Address) => {
     if (!client) return;
     for (const t of txs.values()) {
       if (t.safe !== safe || t.isExecuted) continue;
-      const [log] = await client.getLogs({
-        address: safe,
-        event: EXECUTION_SUCCESS,
-        args: { txHash: t.safeTxHash as Hex },
-        fromBlock: 0n,
-      });
-      if (!log) continue;
-      const block = await client.getBlock({ blockNumber: log.blockNumber as bigint });
-      Object.assign(t, {
-        isExecuted: true,
-        isSuccessful: true,
-        transactionHash: log.transactionHash,
-        blockNumber: Number(log.blockNumber),
-        executionDate: new Date(Number(block.timestamp) * 1000).toISOString(),
-      });
+      const e = await findExecution(client, safe, t.safeTxHash as Hex);
+      if (!e) continue;
+      Object.assign(t, e, { isExecuted: true, isSuccessful: true });
       touch(t);
       save();
     }
@@ -122,150 +85,212 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
     fail--;
     return true;
   };
+  const serviceUnavailable = (c: Context) => c.json({ detail: "Service Unavailable" }, 503);
+
+  // Django's APPEND_SLASH: a path without its trailing slash is redirected (api-kit asks
+  // `/v1/about` and follows the redirect).
+  app.get("/api/v1/about", (c) => c.redirect("/api/v1/about/", 301));
+  app.get("/api/v1/about/", (c) =>
+    c.json({
+      name: "Safe Transaction Service",
+      version: VERSION,
+      api_version: "v1",
+      secure: new URL(c.req.url).protocol === "https:",
+      host: c.req.header("host") ?? "",
+      headers: [],
+      settings: {
+        AWS_CONFIGURED: false,
+        AWS_S3_PUBLIC_URL: "",
+        ETHEREUM_NODE_URL: p.rpcUrl ?? "",
+        ETHEREUM_TRACING_NODE_URL: null,
+        ETH_EVENTS_BLOCK_PROCESS_LIMIT: 50,
+        ETH_EVENTS_BLOCK_PROCESS_LIMIT_MAX: 0,
+        ETH_EVENTS_QUERY_CHUNK_SIZE: 1000,
+        ETH_EVENTS_UPDATED_BLOCK_BEHIND: 24 * 60 * 60,
+        ETH_INTERNAL_NO_FILTER: false,
+        ETH_INTERNAL_TRACE_TXS_BATCH_SIZE: 0,
+        ETH_INTERNAL_TXS_BLOCK_PROCESS_LIMIT: 10_000,
+        ETH_L2_NETWORK: true,
+        ETH_REORG_BLOCKS: 10,
+        SSO_ENABLED: false,
+        TOKENS_LOGO_BASE_URI: "",
+        TOKENS_LOGO_EXTENSION: ".png",
+      },
+    }),
+  );
+
+  app.get("/api/v1/safes/:address/", async (c) => {
+    if (failing()) return serviceUnavailable(c);
+    const safe = checksum(c.req.param("address"));
+    if (!safe) return badChecksum(c, c.req.param("address"));
+    const info = await safeState(safe);
+    // SafeInfoView answers an unknown Safe with a bare 404 (no body).
+    return info ? c.json(info) : c.body(null, 404);
+  });
 
   app.post("/api/v2/safes/:address/multisig-transactions/", async (c) => {
-    if (failing()) return c.text("Service Unavailable", 503);
+    if (failing()) return serviceUnavailable(c);
     const safe = checksum(c.req.param("address"));
-    if (!safe)
-      return c.json(invalid("Checksum address validation failed", [c.req.param("address")]), 422);
-    const b = (await c.req.json().catch(() => ({}))) as ProposeBody;
-    let hash: Hex;
-    try {
-      hash = safeTxHash(p.chainId, safe, b);
-    } catch {
-      return c.json({ nonFieldErrors: ["invalid transaction fields"] }, 422);
-    }
-    if (hash !== b.contractTransactionHash?.toLowerCase()) {
-      return c.json(
-        {
-          nonFieldErrors: [
-            `Contract-transaction-hash=${hash} does not match provided contract-tx-hash=${b.contractTransactionHash}`,
-          ],
-        },
-        422,
+    if (!safe) return badChecksum(c, c.req.param("address"));
+    const b = readProposal(await c.req.json().catch(() => ({})));
+    if ("errors" in b) return c.json(b.errors, 422);
+    const refuse = (message: string) => c.json({ nonFieldErrors: [message] }, 422);
+    const hash = safeTxHash(p.chainId, safe, { ...b, data: b.data ?? "0x" });
+    if (hash !== b.contractTransactionHash.toLowerCase()) {
+      return refuse(
+        `Contract-transaction-hash=${hash} does not match provided contract-tx-hash=${b.contractTransactionHash}`,
       );
     }
-    if (txs.has(hash))
-      return c.json({ nonFieldErrors: ["Tx with safe-tx-hash already exists"] }, 422);
-    const sender = isAddress(b.sender ?? "") ? getAddress(b.sender) : undefined;
-    const known = await owners(safe);
-    if (!sender || (known && !known.includes(sender))) {
-      return c.json({ nonFieldErrors: [`${b.sender} is not an owner or delegate`] }, 422);
+    const done = [...txs.values()].find(
+      (t) => t.safe === safe && t.nonce === b.nonce && t.isExecuted,
+    );
+    if (done) {
+      return refuse(
+        `Tx with nonce=${b.nonce} for safe=${safe} already executed in tx-hash=${done.transactionHash}`,
+      );
     }
-    const confirmations: MultisigTransaction["confirmations"] = [];
-    if (b.signature) {
-      const signer = await recoverAddress({
-        hash,
-        signature: b.signature.slice(0, 132) as Hex,
-      }).catch(() => undefined);
-      if (signer !== sender)
-        return c.json({ nonFieldErrors: ["Signature does not match sender"] }, 422);
-      confirmations.push({
-        owner: sender,
-        submissionDate: new Date().toISOString(),
-        transactionHash: null,
-        signature: b.signature,
-        signatureType: "EOA",
-      });
+    const info = await safeState(safe);
+    const owners = info?.owners;
+    if (owners && !owners.includes(b.sender)) {
+      return refuse(`Sender=${b.sender} is not an owner or delegate. Current owners=${owners}`);
+    }
+    const sigs = b.signature ? await parseSignatures(hash, b.signature as Hex) : [];
+    if ("error" in sigs) return refuse(sigs.error);
+    for (const s of sigs) {
+      if (owners ? !owners.includes(s.owner) : s.owner !== b.sender) {
+        return refuse(`Signer=${s.owner} is not an owner. Current owners=${owners ?? [b.sender]}`);
+      }
     }
     const now = new Date().toISOString();
+    const confirmations = sigs.map((s) => ({
+      owner: s.owner,
+      submissionDate: now,
+      transactionHash: null,
+      signature: s.signature,
+      signatureType: s.signatureType,
+    }));
+    const known = txs.get(hash);
+    if (known) {
+      // The service's get_or_create: a proposal sent again adds its signatures, nothing else.
+      const fresh = confirmations.filter(
+        (x) => !known.confirmations.some((k) => k.owner === x.owner),
+      );
+      if (fresh.length) {
+        known.confirmations.push(...fresh);
+        known.trusted = true;
+        touch(known);
+        save();
+      }
+      return c.body(null, 201);
+    }
     txs.set(hash, {
       safe,
-      to: getAddress(b.to),
+      to: b.to,
       value: b.value,
       data: b.data,
       operation: b.operation,
-      nonce: String(b.nonce),
+      gasToken: b.gasToken,
+      safeTxGas: b.safeTxGas,
+      baseGas: b.baseGas,
+      gasPrice: b.gasPrice,
+      refundReceiver: b.refundReceiver,
+      nonce: b.nonce,
       executionDate: null,
       submissionDate: now,
       modified: now,
       blockNumber: null,
       transactionHash: null,
       safeTxHash: hash,
-      proposer: sender,
+      proposer: b.sender,
+      proposedByDelegate: null,
+      executor: null,
       isExecuted: false,
       isSuccessful: null,
-      confirmationsRequired: await threshold(safe),
+      ethGasPrice: null,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      gasUsed: null,
+      fee: null,
+      payment: null,
+      origin: originOf(b.origin),
+      confirmationsRequired: info?.threshold ?? 1,
       confirmations,
+      trusted: confirmations.length > 0,
+      signatures: null,
     });
     save();
     p.log.info({ safe, safeTxHash: hash }, "safe transaction proposed");
     return c.body(null, 201);
   });
 
-  app.post("/api/v1/multisig-transactions/:hash/confirmations/", async (c) => {
-    if (failing()) return c.text("Service Unavailable", 503);
+  app.get("/api/v2/multisig-transactions/:hash/", async (c) => {
+    if (failing()) return serviceUnavailable(c);
     const t = txs.get(c.req.param("hash").toLowerCase());
-    if (!t) return c.json({ detail: "Not found." }, 404);
-    if (t.isExecuted) return c.json({ nonFieldErrors: ["Transaction already executed"] }, 422);
-    const { signature } = (await c.req.json().catch(() => ({}))) as { signature?: Hex };
-    const signer = signature
-      ? await recoverAddress({
-          hash: t.safeTxHash as Hex,
-          signature: signature.slice(0, 132) as Hex,
-        }).catch(() => undefined)
-      : undefined;
-    const known = await owners(t.safe as Address);
-    if (!signer || (known && !known.includes(signer))) {
-      return c.json({ signature: ["Signer is not an owner"] }, 422);
+    if (t) await syncExecutions(t.safe as Address);
+    return t
+      ? c.json(t)
+      : c.json({ detail: "No MultisigTransaction matches the given query." }, 404);
+  });
+
+  app.get("/api/v1/multisig-transactions/:hash/confirmations/", (c) => {
+    const t = txs.get(c.req.param("hash").toLowerCase());
+    const rows = t?.confirmations ?? [];
+    return c.json({ count: rows.length, next: null, previous: null, results: rows });
+  });
+
+  app.post("/api/v1/multisig-transactions/:hash/confirmations/", async (c) => {
+    if (failing()) return serviceUnavailable(c);
+    const hash = c.req.param("hash").toLowerCase();
+    const { signature } = (await c.req.json().catch(() => ({}))) as { signature?: unknown };
+    if (typeof signature !== "string") {
+      return c.json({ signature: ["This field is required."] }, 400);
     }
-    if (!t.confirmations.some((x) => x.owner === signer)) {
+    const t = txs.get(hash);
+    if (!t) {
+      return c.json(
+        { detail: `Multisig transaction with safe-tx-hash=${hash} was not found` },
+        404,
+      );
+    }
+    // SafeMultisigConfirmationSerializer raises ValidationError: DRF answers 400 for these.
+    const invalid = (message: string) => c.json({ signature: [message] }, 400);
+    if (t.isExecuted) return invalid(`Transaction with safe-tx-hash=${hash} was already executed`);
+    const sigs = await parseSignatures(t.safeTxHash as Hex, signature as Hex);
+    if ("error" in sigs) return invalid(sigs.error);
+    const owners = (await safeState(t.safe as Address))?.owners;
+    for (const s of sigs) {
+      if (owners && !owners.includes(s.owner)) {
+        return invalid(`Signer=${s.owner} is not an owner. Current owners=${owners}`);
+      }
+    }
+    const now = new Date().toISOString();
+    for (const s of sigs) {
+      if (t.confirmations.some((x) => x.owner === s.owner)) continue;
       t.confirmations.push({
-        owner: signer,
-        submissionDate: new Date().toISOString(),
+        owner: s.owner,
+        submissionDate: now,
         transactionHash: null,
-        signature: signature as Hex,
-        signatureType: "EOA",
+        signature: s.signature,
+        signatureType: s.signatureType,
       });
-      touch(t);
-      save();
     }
+    t.trusted = true;
+    touch(t);
+    save();
     return c.body(null, 201);
   });
 
-  const list = async (c: Context) => {
+  const list = (v: 1 | 2) => async (c: Context) => {
     if (hang) return new Promise<Response>(() => {});
-    if (failing()) return c.text("Service Unavailable", 503);
+    if (failing()) return serviceUnavailable(c);
     const safe = checksum(c.req.param("address") ?? "");
-    if (!safe)
-      return c.json(invalid("Checksum address validation failed", [c.req.param("address")]), 422);
+    if (!safe) return badChecksum(c, c.req.param("address") ?? "");
     await syncExecutions(safe);
-    const q = c.req.query();
-    let rows = [...txs.values()].filter((t) => t.safe === safe);
-    if (q.executed !== undefined) rows = rows.filter((t) => String(t.isExecuted) === q.executed);
-    if (q.nonce__gte !== undefined)
-      rows = rows.filter((t) => BigInt(t.nonce) >= BigInt(q.nonce__gte as string));
-    if (q.modified__gte !== undefined) {
-      const since = Date.parse(q.modified__gte);
-      rows = rows.filter((t) => Date.parse(t.modified) >= since);
-    }
-    const order = q.ordering ?? "-nonce";
-    const key = order.replace(/^-/, "");
-    const val = (t: MultisigTransaction) =>
-      key === "modified"
-        ? Date.parse(t.modified)
-        : key === "created"
-          ? Date.parse(t.submissionDate)
-          : Number(t.nonce);
-    rows.sort((a, b) => (val(a) - val(b)) * (order.startsWith("-") ? -1 : 1));
-    const limit = Math.min(Number(q.limit ?? 100), MAX_LIMIT);
-    const offset = Number(q.offset ?? 0);
-    const url = new URL(c.req.url);
-    const at = (o: number) => {
-      url.searchParams.set("offset", String(o));
-      url.searchParams.set("limit", String(limit));
-      return url.toString();
-    };
-    return c.json({
-      count: rows.length,
-      countUniqueNonce: new Set(rows.map((r) => r.nonce)).size,
-      next: offset + limit < rows.length ? at(offset + limit) : null,
-      previous: offset > 0 ? at(Math.max(0, offset - limit)) : null,
-      results: rows.slice(offset, offset + limit),
-    });
+    const rows = [...txs.values()].filter((t) => t.safe === safe);
+    return c.json(listTransactions(rows, c.req.query() as Query, new URL(c.req.url), v));
   };
-  app.get("/api/v2/safes/:address/multisig-transactions/", list);
-  app.get("/api/v1/safes/:address/multisig-transactions/", list);
+  app.get("/api/v2/safes/:address/multisig-transactions/", list(2));
+  app.get("/api/v1/safes/:address/multisig-transactions/", list(1));
 
   // Test controls: mark an execution without a chain, fail the next n requests.
   app.post("/_control/executed", async (c) => {
