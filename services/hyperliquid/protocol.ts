@@ -1,7 +1,7 @@
-import { type Hex, hexToBytes, keccak256, parseSignature, recoverTypedDataAddress } from "viem";
+import { createL1ActionHash, signL1Action as sdkSignL1Action } from "@nktkas/hyperliquid/signing";
+import { type Hex, recoverTypedDataAddress } from "viem";
 import type { LocalAccount } from "viem/accounts";
 import { z } from "zod";
-import { type Packable, packMsg } from "./msgpack.ts";
 
 // Wire types of Hyperliquid's `POST /info` and `POST /exchange` (PROTOCOLS.md section 1),
 // shared by the client, the pollers and the local stand-in. Numbers the venue sends as
@@ -69,6 +69,8 @@ export const Fill = z.looseObject({
   feeToken: z.string(),
   tid: z.number(),
   builderFee: Dec.optional(),
+  /** The TWAP order a fill belongs to; null for ordinary orders (absent in old answers). */
+  twapId: z.number().nullable().optional(),
   liquidation: z
     .object({
       liquidatedUser: Address.optional(),
@@ -98,6 +100,10 @@ export type LedgerUpdate = z.infer<typeof LedgerUpdate>;
 export const AllMids = z.record(z.string(), Dec);
 export type AllMids = z.infer<typeof AllMids>;
 
+const MarginTable = z.object({
+  description: z.string(),
+  marginTiers: z.array(z.object({ lowerBound: Dec, maxLeverage: z.number() })),
+});
 export const Meta = z.object({
   universe: z.array(
     z.looseObject({
@@ -109,7 +115,9 @@ export const Meta = z.object({
       isDelisted: z.boolean().optional(),
     }),
   ),
-  marginTables: z.array(z.tuple([z.number(), z.unknown()])).optional(),
+  marginTables: z.array(z.tuple([z.number(), MarginTable])).optional(),
+  /** Index of the collateral token in the spot tokens (0: USDC). */
+  collateralToken: z.number().optional(),
 });
 export type Meta = z.infer<typeof Meta>;
 
@@ -127,11 +135,26 @@ export const AssetCtx = z.looseObject({
 export const MetaAndAssetCtxs = z.tuple([Meta, z.array(AssetCtx)]);
 export type MetaAndAssetCtxs = z.infer<typeof MetaAndAssetCtxs>;
 
+/** One resting order of `openOrders` (limit or trigger). */
+export const OpenOrder = z.looseObject({
+  coin: z.string(),
+  side: z.enum(["B", "A"]),
+  limitPx: Dec,
+  sz: Dec,
+  oid: z.number(),
+  timestamp: z.number(),
+  origSz: Dec,
+  cloid: z.string().optional(),
+  reduceOnly: z.boolean().optional(),
+});
+export type OpenOrder = z.infer<typeof OpenOrder>;
+
 /** The `POST /info` request bodies the service sends. */
 export type InfoRequest =
   | { type: "clearinghouseState"; user: string; dex?: string }
   | { type: "userFillsByTime"; user: string; startTime: number; endTime?: number }
   | { type: "userNonFundingLedgerUpdates"; user: string; startTime: number; endTime?: number }
+  | { type: "openOrders"; user: string; dex?: string }
   | { type: "allMids"; dex?: string }
   | { type: "meta"; dex?: string }
   | { type: "metaAndAssetCtxs" };
@@ -155,22 +178,37 @@ export function infoWeight(type: string): number {
   return type === "userRole" ? 60 : 20;
 }
 
-/** Info types whose answers may cost extra weight by their length (UNCONFIRMED, see below). */
+/** Info types that cost extra weight by the length of their answer (the docs' rate limits). */
 const PER_ITEM_INFO = [
+  "recentTrades",
+  "historicalOrders",
   "userFills",
   "userFillsByTime",
-  "userNonFundingLedgerUpdates",
+  "fundingHistory",
   "userFunding",
-  "historicalOrders",
+  "nonUserFundingUpdates",
+  "twapHistory",
+  "userTwapSliceFills",
+  "userTwapSliceFillsByTime",
+  "delegatorHistory",
+  "delegatorRewards",
+  "validatorStats",
 ];
 
 /**
- * Extra weight of an answer of `items` rows: +1 per 20 items for fills and similar queries.
- * PROTOCOLS.md 1.2 marks this UNCONFIRMED (a third-party crate's rule); it is counted anyway,
- * by the pollers' budget and the stand-in, so a budget that holds with it holds without it.
+ * Extra weight of an answer of `items` rows: +1 per 20 items for the types above, +1 per 60
+ * for `candleSnapshot` ("Rate limits and user limits" in Hyperliquid's API docs).
  */
 export function infoItemsWeight(type: string, items: number): number {
+  if (type === "candleSnapshot") return Math.floor(items / 60);
   return PER_ITEM_INFO.includes(type) ? Math.floor(items / 20) : 0;
+}
+
+/** Weight of one `/exchange` request: 1 + floor(batch length / 40). */
+export function exchangeWeight(action: object): number {
+  const a = action as { orders?: unknown[]; cancels?: unknown[] };
+  const batch = a.orders?.length ?? a.cancels?.length ?? 0;
+  return 1 + Math.floor(batch / 40);
 }
 
 // ---- /exchange -------------------------------------------------------------------------
@@ -254,8 +292,8 @@ export function toWire(x: number): string {
 }
 
 /**
- * The connection id an L1 action is signed over: keccak256(msgpack(action) ‖ nonce (u64 BE) ‖
- * 0x00 | 0x01 ‖ vaultAddress ‖ [0x00 ‖ expiresAfter (u64 BE)]) (PROTOCOLS.md 1.4).
+ * The connection id an L1 action is signed over: keccak256(msgpack(action) ‖ nonce ‖ vault ‖
+ * expiresAfter), as `@nktkas/hyperliquid` computes it (PROTOCOLS.md 1.4).
  */
 export function actionHash(
   action: L1Action,
@@ -263,17 +301,12 @@ export function actionHash(
   vaultAddress: Hex | null,
   expiresAfter?: number | null,
 ): Hex {
-  const parts: Uint8Array[] = [packMsg(action as unknown as Packable)];
-  const u64 = (n: number) => {
-    const b = Buffer.alloc(8);
-    b.writeBigUInt64BE(BigInt(n));
-    return b;
-  };
-  parts.push(u64(nonce));
-  if (vaultAddress) parts.push(Uint8Array.of(1), hexToBytes(vaultAddress));
-  else parts.push(Uint8Array.of(0));
-  if (expiresAfter != null) parts.push(Uint8Array.of(0), u64(expiresAfter));
-  return keccak256(Buffer.concat(parts));
+  return createL1ActionHash({
+    action: action as unknown as Record<string, unknown>,
+    nonce,
+    vaultAddress: vaultAddress ?? undefined,
+    expiresAfter: expiresAfter ?? undefined,
+  });
 }
 
 /** The EIP-712 "phantom agent" message an L1 action's signature covers. */
@@ -297,7 +330,7 @@ export function l1TypedData(connectionId: Hex, isMainnet: boolean) {
 }
 
 /**
- * Signs an L1 action as the venue expects and returns the `/exchange` body.
+ * Signs an L1 action with `@nktkas/hyperliquid`'s signer and returns the `/exchange` body.
  *
  * @example
  * const body = await signL1Action({ account, action, nonce: Date.now(), isMainnet: false });
@@ -311,12 +344,18 @@ export async function signL1Action(p: {
   isMainnet: boolean;
 }): Promise<ExchangeRequest> {
   const vault = p.vaultAddress ?? null;
-  const hash = actionHash(p.action, p.nonce, vault, p.expiresAfter);
-  const sig = parseSignature(await p.account.signTypedData(l1TypedData(hash, p.isMainnet)));
+  const signature = await sdkSignL1Action({
+    wallet: p.account,
+    action: p.action as unknown as Record<string, unknown>,
+    nonce: p.nonce,
+    isTestnet: !p.isMainnet,
+    vaultAddress: vault ?? undefined,
+    expiresAfter: p.expiresAfter ?? undefined,
+  });
   return {
     action: p.action,
     nonce: p.nonce,
-    signature: { r: sig.r, s: sig.s, v: Number(sig.v ?? BigInt(27 + (sig.yParity ?? 0))) },
+    signature,
     vaultAddress: vault,
     ...(p.expiresAfter != null ? { expiresAfter: p.expiresAfter } : {}),
   };
@@ -324,7 +363,7 @@ export async function signL1Action(p: {
 
 /** The address that signed an `/exchange` body (lowercase). */
 export async function recoverL1Signer(r: ExchangeRequest, isMainnet: boolean): Promise<string> {
-  const hash = actionHash(r.action, r.nonce, r.vaultAddress, r.expiresAfter);
+  const hash = actionHash(r.action, r.nonce, r.vaultAddress ?? null, r.expiresAfter);
   const address = await recoverTypedDataAddress({
     ...l1TypedData(hash, isMainnet),
     signature: { r: r.signature.r, s: r.signature.s, v: BigInt(r.signature.v) },

@@ -5,6 +5,7 @@ import type { Logger } from "../../../lib/logger.ts";
 import { STAND_IN_LIMITS } from "../../limits.ts";
 import {
   type ExchangeRequest,
+  exchangeWeight,
   INFO_PAGE,
   infoItemsWeight,
   infoWeight,
@@ -40,6 +41,12 @@ export type HyperliquidStandInParameters = {
   bridgeEveryMs?: number;
 };
 
+/** Fills kept before `twapId` was served carry none: the venue writes null for non-TWAP fills. */
+const withTwap = (f: object) => ({
+  ...f,
+  twapId: (f as { twapId?: number | null }).twapId ?? null,
+});
+
 const Info = z.discriminatedUnion("type", [
   z.object({ type: z.literal("clearinghouseState"), user: Addr, dex: z.string().optional() }),
   z.object({
@@ -49,13 +56,18 @@ const Info = z.discriminatedUnion("type", [
     endTime: z.number().int().nonnegative().nullish(),
     aggregateByTime: z.boolean().optional(),
   }),
-  z.object({ type: z.literal("userFills"), user: Addr }),
+  z.object({
+    type: z.enum(["userFills", "openOrders"]),
+    user: Addr,
+    aggregateByTime: z.boolean().optional(),
+    dex: z.string().optional(),
+  }),
   z.object({ type: z.enum(["allMids", "meta", "metaAndAssetCtxs"]), dex: z.string().optional() }),
 ]);
 
 /**
  * A local stand-in of Hyperliquid: `POST /info` (clearinghouseState, userFills,
- * userFillsByTime, userNonFundingLedgerUpdates, allMids, meta, metaAndAssetCtxs) and
+ * userFillsByTime, userNonFundingLedgerUpdates, openOrders, allMids, meta, metaAndAssetCtxs) and
  * `POST /exchange` (order, cancel, updateLeverage signed as L1 actions), over a venue that
  * keeps accounts, positions, fills, ledger updates, marks on a seeded random walk, resting
  * and trigger orders, and liquidations; with `bridge`, USDC sent to the bridge on Arbitrum is
@@ -118,8 +130,13 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
     switch (q.type) {
       case "clearinghouseState":
         return c.json(venue.clearinghouse(q.user));
-      case "userFills":
-        return c.json((venue.account(q.user)?.fills ?? []).slice(-page.fills).reverse());
+      case "userFills": {
+        const answer = (venue.account(q.user)?.fills ?? []).slice(-page.fills).reverse();
+        meter.extra(q.type, infoItemsWeight(q.type, answer.length));
+        return c.json(answer.map(withTwap));
+      }
+      case "openOrders":
+        return c.json(venue.openOrders(q.user));
       case "userFillsByTime":
       case "userNonFundingLedgerUpdates": {
         const a = venue.account(q.user);
@@ -129,7 +146,7 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
         const limit = q.type === "userFillsByTime" ? page.fills : page.ledger;
         const answer = rows.filter((r) => r.time >= q.startTime && r.time <= end).slice(0, limit);
         meter.extra(q.type, infoItemsWeight(q.type, answer.length));
-        return c.json(answer);
+        return c.json(q.type === "userFillsByTime" ? answer.map(withTwap) : answer);
       }
       case "allMids":
         return c.json(
@@ -164,6 +181,8 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
       return c.text("Failed to deserialize the JSON body into the target type", 422);
     }
     requests.exchange = (requests.exchange ?? 0) + 1;
+    // Actions share the info requests' weight budget (1 + 1 per 40 batched).
+    if (!meter.admit("exchange", exchangeWeight(body.action))) return c.json(null, 429);
     const failed = await failing("exchange");
     if (failed) return failed;
     return c.json(await handleExchange(venue, body, isMainnet));
@@ -189,6 +208,9 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
   );
 
   function meta() {
+    // Each asset refers to a margin table by id; every table referred to is listed (one tier:
+    // the asset's maximum leverage from zero notional), and collateral is USDC (spot token 0).
+    const ids = [...new Set(UNIVERSE.map((u) => u.maxLeverage))];
     return {
       universe: UNIVERSE.map((u) => ({
         name: u.name,
@@ -196,7 +218,11 @@ export function createHyperliquidStandIn(p: HyperliquidStandInParameters) {
         maxLeverage: u.maxLeverage,
         marginTableId: u.maxLeverage,
       })),
-      marginTables: [],
+      marginTables: ids.map((id) => [
+        id,
+        { description: "", marginTiers: [{ lowerBound: "0.0", maxLeverage: id }] },
+      ]),
+      collateralToken: 0,
     };
   }
 

@@ -1,7 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { keccak256, toHex } from "viem";
-import type { AssetPosition, ClearinghouseState, Fill, LedgerUpdate } from "../protocol.ts";
+import type {
+  AssetPosition,
+  ClearinghouseState,
+  Fill,
+  LedgerUpdate,
+  OpenOrder,
+} from "../protocol.ts";
 import { toWire } from "../protocol.ts";
 
 /** The stand-in's markets: name, size decimals, max leverage and starting mark (PROTOCOLS.md meta). */
@@ -220,6 +226,7 @@ export class Venue {
       fee: usd(fee),
       feeToken: "USDC",
       tid: this.state.nextTid++,
+      twapId: null,
       ...(o.liquidation ? { liquidation: o.liquidation } : {}),
     };
     a.fills.push(f);
@@ -313,6 +320,24 @@ export class Venue {
   }
 
   /** `clearinghouseState` of a user (an unknown user has an empty account, as on the venue). */
+  /** `openOrders`: the user's resting limit and trigger orders, newest first. */
+  openOrders(user: string): OpenOrder[] {
+    return this.state.orders
+      .filter((o) => o.user === user)
+      .sort((a, b) => b.time - a.time || b.oid - a.oid)
+      .map((o) => ({
+        coin: o.coin,
+        side: o.isBuy ? "B" : "A",
+        limitPx: toWire(o.px),
+        sz: toWire(o.sz),
+        oid: o.oid,
+        timestamp: o.time,
+        origSz: toWire(o.sz),
+        ...(o.cloid ? { cloid: o.cloid } : {}),
+        ...(o.reduceOnly ? { reduceOnly: true } : {}),
+      }));
+  }
+
   clearinghouse(user: string): ClearinghouseState {
     const s = this.summary(user);
     const assetPositions: AssetPosition[] = s.positions.map((x) => {
