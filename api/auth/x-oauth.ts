@@ -8,6 +8,7 @@ import {
   OAuth2RequestError,
 } from "arctic";
 import type { Sql } from "../../lib/db/client.ts";
+import { UpstreamError } from "../../services/http.ts";
 import type { XClient } from "../../services/x/client.ts";
 import { PATRON_SCOPES, X_PATHS } from "../../services/x/protocol.ts";
 import { HttpError } from "../errors.ts";
@@ -113,6 +114,10 @@ export async function finishXLogin(
     });
   }
   const user = await d.x.me(accessToken).catch((error: unknown) => {
+    // A token X no longer takes (expired, revoked): the patron signs in again.
+    if (error instanceof UpstreamError && error.refusedWith(401)) {
+      throw refuse("X no longer accepts this sign-in; sign in again", error);
+    }
     throw new HttpError("upstream_error", {
       message: "X's users/me failed; retry the login",
       cause: error,

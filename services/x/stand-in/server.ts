@@ -57,6 +57,7 @@ export function createXStandIn(p: XStandInParameters) {
   const app = new Hono();
   const grants = new Map<string, Grant>();
   const tokens = new Map<string, { user: XUser; scope: string; expires: number }>();
+  const refreshTokens = new Map<string, { user: XUser; scope: string; clientId: string }>();
   const timelines = new Timelines(p.statePath);
   let user: XUser = p.defaultUser ?? {
     id: "1500000000000000001",
@@ -81,7 +82,9 @@ export function createXStandIn(p: XStandInParameters) {
         400,
       );
     }
-    if (!q.code_challenge || !["S256", "plain"].includes(q.code_challenge_method ?? "")) {
+    // X takes the method in either case: twitter-api-v2 sends "s256", arctic "S256".
+    const method = (q.code_challenge_method ?? "").toUpperCase();
+    if (!q.code_challenge || !["S256", "PLAIN"].includes(method)) {
       return c.json(
         problem("Invalid Request", "code_challenge and code_challenge_method are required"),
         400,
@@ -92,7 +95,7 @@ export function createXStandIn(p: XStandInParameters) {
       clientId: q.client_id,
       redirectUri: q.redirect_uri,
       challenge: q.code_challenge,
-      method: q.code_challenge_method as string,
+      method,
       scope: q.scope ?? "",
       user,
       expires: Date.now() + CODE_TTL_MS,
@@ -103,59 +106,84 @@ export function createXStandIn(p: XStandInParameters) {
     return c.redirect(to.toString(), 302);
   });
 
+  // The token endpoint as clients really call it: a form body (arctic, RFC 6749) or a JSON
+  // body (twitter-api-v2), the client's credentials in Basic auth or, for a public client,
+  // `client_id` in the body. Grants: authorization_code (PKCE) and refresh_token (rotated).
   app.post(X_PATHS.token, async (c) => {
-    const form = await c.req.parseBody();
+    const json = (c.req.header("content-type") ?? "").includes("application/json");
+    const raw = json
+      ? ((await c.req.json().catch(() => ({}))) as Record<string, unknown>)
+      : await c.req.parseBody();
+    const form = Object.fromEntries(
+      Object.entries(raw).map(([k, v]) => [k, typeof v === "string" ? v : ""]),
+    );
     const basic = /^Basic (.+)$/.exec(c.req.header("authorization") ?? "")?.[1];
     const [id, secret] = basic
       ? Buffer.from(basic, "base64").toString().split(":")
-      : [String(form.client_id ?? ""), undefined];
+      : [form.client_id ?? "", undefined];
     const authed = id === p.clientId && (basic ? eq(secret ?? "", p.clientSecret) : true);
     if (!authed)
       return c.json(
         { error: "unauthorized_client", error_description: "bad client credentials" },
         401,
       );
-    if (form.grant_type !== "authorization_code") {
-      return c.json(
-        { error: "unsupported_grant_type", error_description: "only authorization_code" },
-        400,
-      );
-    }
-    const code = String(form.code ?? "");
-    const g = grants.get(code);
-    grants.delete(code);
-    const verifier = String(form.code_verifier ?? "");
-    const expected =
-      g?.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
-    if (
-      !g ||
-      g.expires < Date.now() ||
-      g.clientId !== id ||
-      g.redirectUri !== form.redirect_uri ||
-      !eq(expected, g.challenge)
-    ) {
-      return c.json(
+    const invalid = (what: string) =>
+      c.json(
         {
           error: "invalid_request",
-          error_description: "Value passed for the authorization code was invalid.",
+          error_description: `Value passed for the ${what} was invalid.`,
+        },
+        400,
+      );
+    let grant: { user: XUser; scope: string };
+    if (form.grant_type === "authorization_code") {
+      const code = form.code ?? "";
+      const g = grants.get(code);
+      grants.delete(code);
+      const verifier = form.code_verifier ?? "";
+      const expected =
+        g?.method === "S256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+      if (
+        !g ||
+        g.expires < Date.now() ||
+        g.clientId !== id ||
+        g.redirectUri !== form.redirect_uri ||
+        !eq(expected, g.challenge)
+      ) {
+        return invalid("authorization code");
+      }
+      grant = g;
+    } else if (form.grant_type === "refresh_token") {
+      const r = refreshTokens.get(form.refresh_token ?? "");
+      refreshTokens.delete(form.refresh_token ?? "");
+      if (!r || r.clientId !== id) return invalid("refresh token");
+      grant = r;
+    } else {
+      return c.json(
+        {
+          error: "unsupported_grant_type",
+          error_description: "only authorization_code and refresh_token",
         },
         400,
       );
     }
     const accessToken = randomBytes(32).toString("base64url");
     tokens.set(accessToken, {
-      user: g.user,
-      scope: g.scope,
+      user: grant.user,
+      scope: grant.scope,
       expires: Date.now() + TOKEN_TTL_S * 1000,
     });
+    let refreshToken: string | undefined;
+    if (grant.scope.split(" ").includes("offline.access")) {
+      refreshToken = randomBytes(32).toString("base64url");
+      refreshTokens.set(refreshToken, { user: grant.user, scope: grant.scope, clientId: id });
+    }
     return c.json({
       token_type: "bearer",
       expires_in: TOKEN_TTL_S,
       access_token: accessToken,
-      scope: g.scope,
-      ...(g.scope.split(" ").includes("offline.access")
-        ? { refresh_token: randomBytes(32).toString("base64url") }
-        : {}),
+      scope: grant.scope,
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
     });
   });
 
@@ -199,6 +227,11 @@ export function createXStandIn(p: XStandInParameters) {
     return c.json({ ok: true });
   });
   app.get("/stand-in/tweets", (c) => c.json({ data: timelines.apiTweets() }));
+  // Ends every user token now (as their two hours would): a caller must sign in again.
+  app.post("/stand-in/expire-tokens", (c) => {
+    for (const [k, t] of tokens) if (t.expires !== Number.MAX_SAFE_INTEGER) tokens.delete(k);
+    return c.json({ ok: true });
+  });
   app.put("/stand-in/fail-tweets", async (c) => {
     failTweets = ((await c.req.json()) as { fail: boolean }).fail;
     return c.json({ ok: true });
