@@ -1,5 +1,5 @@
 // `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 100]
-//   [--cpu-prof DIR] [--ponder-log FILE] [--poll] [--no-reindex]`
+//   [--cpu-prof DIR] [--ponder-log FILE] [--poll] [--no-reindex] [--reindex-floor 10000]`
 // Generates K curve trades over N registered tokens on a throwaway devnet, then prints: the raw
 // eth_getLogs rate of the node (the ceiling), its rate for whole blocks (what Ponder's sync
 // fetches), backfill throughput of `ponder start` (events/s, with and without Ponder's process
@@ -9,10 +9,11 @@
 // indexing process into DIR, the reindex's into DIR/reindex (Chrome DevTools, speedscope);
 // `--ponder-log FILE` keeps Ponder's debug log; `--poll` has Ponder poll for new blocks instead
 // of subscribing to them. Last, a reindex into a new schema from Ponder's RPC cache: Ponder's
-// indexing without the node.
+// indexing without the node; the bench exits 1 when it runs under `--reindex-floor` events/s
+// (10,000: the figure an idle 2-core machine keeps, docs/indexer.md).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -61,6 +62,8 @@ const { values } = parseArgs({
     poll: { type: "boolean", default: false },
     // After the live phase, index everything again into a new schema (`--no-reindex` skips it).
     reindex: { type: "boolean", default: true },
+    // The reindex guard: below this many events/s the bench exits non-zero (0: no guard).
+    "reindex-floor": { type: "string", default: "10000" },
   },
   allowNegative: true,
 });
@@ -69,6 +72,7 @@ const TOKENS = Number(values.tokens);
 const PER_BLOCK = Number(values["per-block"]);
 const LIVE_BLOCKS = Number(values["live-blocks"]);
 const TRADERS = 100;
+const REINDEX_FLOOR = Number(values["reindex-floor"]);
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-indexer-"));
 const port = await freePort();
@@ -344,6 +348,14 @@ try {
       console.log(
         `reindex from Ponder's cache: ${reEvents} events in ${(reMs / 1000).toFixed(1)} s (Ponder's backfill clock; its sync ${(reSyncMs / 1000).toFixed(1)} s) = ${Math.round(reEvents / (reMs / 1000))} events/s = ${((100 * reEvents) / (reMs / 1000) / ceiling).toFixed(1)}% of the eth_getLogs ceiling`,
       );
+      const reRate = reEvents / (reMs / 1000);
+      if (REINDEX_FLOOR > 0 && !(reRate >= REINDEX_FLOOR)) {
+        // A regression of Ponder's indexing or of our handlers: a bench failure, not a test's.
+        console.error(
+          `FAIL: the reindex from Ponder's cache ran at ${Math.round(reRate)} events/s, under the floor of ${REINDEX_FLOOR} (--reindex-floor; on an idle 2-core machine; load now ${loadavg()[0]?.toFixed(1)})`,
+        );
+        process.exitCode = 1;
+      }
       const re = reMarks.perEvent(reEvents);
       if (re) {
         console.log(
