@@ -13,6 +13,7 @@ import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
 import { cors } from "./middleware/cors/index.ts";
 import { identify } from "./middleware/identify/index.ts";
+import { indexerSource, metrics } from "./middleware/metrics/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
 import { declareCommonResponses } from "./openapi/common-responses.ts";
@@ -86,6 +87,13 @@ export function createApp(p: CreateAppParameters) {
   });
 
   app.use(requestId({ limitLength: 64 }));
+  app.use(
+    metrics({
+      env: p.env,
+      adminToken: p.launch?.adminToken ?? p.events?.adminToken,
+      indexer: indexerSource(p.sql, p.settings, p.headBlock),
+    }),
+  );
   app.use(accessLog(p.logger));
   app.use(securityHeaders({ hsts: p.settings.apiUrl.startsWith("https:") }));
   app.use(

@@ -284,6 +284,10 @@ function banner(config: Config, databaseUrl: string): string {
         : []),
     ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
+    [
+      "Metrics",
+      `${config.apiUrl}/metrics${config.WORKER_METRICS_PORT ? `, http://127.0.0.1:${config.WORKER_METRICS_PORT}/metrics (worker)` : ""}`,
+    ],
     ["Steward", config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT} (local stand-in)`],
     [
       "Launchpad",

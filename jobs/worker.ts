@@ -4,6 +4,7 @@ import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import type { Logger } from "../lib/logger.ts";
+import { watchWorker } from "../lib/metrics/worker.ts";
 import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
@@ -56,6 +57,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
   });
   boss.on("error", (error: unknown) => p.log.error({ err: error }, "pg-boss error"));
   await boss.start();
+  const unwatch = watchWorker({ boss, sql });
   const jobs = p.jobs ?? WORKER_JOBS;
   const stopEvents = !jobs.includes("events")
     ? undefined
@@ -101,6 +103,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
       await stopNav?.();
       await stopLaunch?.();
       await stopEvents?.();
+      unwatch();
       await boss.stop({ graceful: true, timeout: JOB_LIMITS.stopTimeoutMs });
       await sql.end({ timeout: 5 });
     },

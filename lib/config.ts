@@ -77,6 +77,8 @@ const schema = z.object({
 
   HOST: z.string().default("127.0.0.1"),
   PORT: port.default(3001),
+  // The worker's GET /metrics (docs/operations.md); unset: the worker serves no HTTP.
+  WORKER_METRICS_PORT: port.optional(),
   PONDER_PORT: port.default(42069),
   PUBLIC_BASE_URL: z.url().optional(),
   // The web app (`launchpad web`): its public URL, and the port it listens on when that differs

@@ -1,5 +1,5 @@
 // `npm run bench:indexer [-- --trades 100000 --tokens 200 --per-block 500 --live-blocks 100]
-//   [--cpu-prof DIR] [--ponder-log FILE] [--poll] [--no-reindex]`
+//   [--cpu-prof DIR] [--ponder-log FILE] [--poll] [--no-reindex] [--reindex-floor 10000]`
 // Generates K curve trades over N registered tokens on a throwaway devnet, then prints: the raw
 // eth_getLogs rate of the node (the ceiling), its rate for whole blocks (what Ponder's sync
 // fetches), backfill throughput of `ponder start` (events/s, with and without Ponder's process
@@ -9,10 +9,11 @@
 // indexing process into DIR, the reindex's into DIR/reindex (Chrome DevTools, speedscope);
 // `--ponder-log FILE` keeps Ponder's debug log; `--poll` has Ponder poll for new blocks instead
 // of subscribing to them. Last, a reindex into a new schema from Ponder's RPC cache: Ponder's
-// indexing without the node.
+// indexing without the node; the bench exits 1 when it runs under `--reindex-floor` events/s
+// (10,000: the figure an idle 2-core machine keeps, docs/indexer.md).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
@@ -37,6 +38,7 @@ import { INDEXER_RPC_LIMITS } from "../lib/limits.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { startPonder } from "../test/helpers/ponder.ts";
+import { PROVIDER_PROFILES } from "../test/helpers/rpc-provider.ts";
 import { catchUp, liveLag, startMiner } from "./bench-indexer-live.ts";
 import {
   completedEvents,
@@ -48,6 +50,7 @@ import {
   treeCpuSeconds,
   wholeBlocks,
 } from "./bench-indexer-probes.ts";
+import { providerRun } from "./bench-indexer-provider.ts";
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +64,13 @@ const { values } = parseArgs({
     poll: { type: "boolean", default: false },
     // After the live phase, index everything again into a new schema (`--no-reindex` skips it).
     reindex: { type: "boolean", default: true },
+    // The reindex guard: below this many events/s the bench exits non-zero (0: no guard).
+    "reindex-floor": { type: "string", default: "10000" },
+    // Through an RPC proxy that behaves like a hosted BSC provider (test/helpers/rpc-provider.ts):
+    // the backfill and the reindex only, with the calls each made (scripts/bench-indexer-provider.ts).
+    provider: { type: "string" },
+    // Empty blocks mined after each block of trades: a history as sparse as mainnet's.
+    gap: { type: "string", default: "0" },
   },
   allowNegative: true,
 });
@@ -69,6 +79,13 @@ const TOKENS = Number(values.tokens);
 const PER_BLOCK = Number(values["per-block"]);
 const LIVE_BLOCKS = Number(values["live-blocks"]);
 const TRADERS = 100;
+const REINDEX_FLOOR = Number(values["reindex-floor"]);
+const GAP = Number(values.gap);
+const PROFILE = values.provider === undefined ? undefined : PROVIDER_PROFILES[values.provider];
+if (values.provider !== undefined && !PROFILE) {
+  console.error(`--provider is one of ${Object.keys(PROVIDER_PROFILES).join(", ")}`);
+  process.exit(2);
+}
 
 const dataDir = mkdtempSync(join(tmpdir(), "bench-indexer-"));
 const port = await freePort();
@@ -176,6 +193,7 @@ try {
     for (let i = done; i < Math.min(TRADES, done + PER_BLOCK); i++) batch.push(await buy(i));
     await sendAll(batch);
     await mine();
+    if (GAP > 0) await test.mine({ blocks: GAP });
   }
   // Past Ponder's 30-block finality window: everything above is backfill.
   await test.mine({ blocks: 31 });
@@ -229,128 +247,151 @@ try {
   const pg = await startEmbeddedPostgres({ dataDir });
   const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
   try {
-    const p0 = performance.now();
-    const profDir = values["cpu-prof"];
-    const run = await startPonder({
-      databaseUrl: pg.url,
-      dataDir,
-      devnetPort: port,
-      schema: "bench",
-      viewsSchema: "bench_views",
-      // debug: the live phase splits each block's lag with Ponder's per-block lines.
-      logLevel: "debug",
-      nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
-      ws: !values.poll,
-    });
-    // An empty block a second, as the devnet mines: with a subscription, Ponder reads the blocks
-    // after its backfill at the first new head (scripts/bench-indexer-live.ts).
-    const stopMiner = startMiner(test);
-    // CPU of each process over Ponder's backfill clock (its first fetch to its last batch).
-    const pgPid = Number(readFileSync(join(dataDir, "run", "postgres.pid"), "utf8"));
-    const marks = cpuMarks(run.output, {
-      ponder: run.child.pid,
-      anvil: anvil.pid,
-      postgres: pgPid,
-    });
-    await run.waitFor(head, 3_600_000).finally(marks.stop);
-    const backfillSec = (performance.now() - p0) / 1000;
-    const [counts] = await sql`select (select count(*) from bench.trade)::int as trades`;
-    const events = await completedEvents(run.port);
-    // Ponder's own clock from its first historical batch to the end of the backfill: no vite
-    // build, schema setup or index creation.
-    const ponderMs = loggedDuration(run.output(), "Completed backfill indexing");
-    // Ponder's sync alone: its eth_getLogs, one whole block per block with a matched log, and
-    // the ponder_sync writes of every matched transaction; indexing overlaps it.
-    const syncMs = loggedDuration(run.output(), "Finished fetching backfill JSON-RPC data");
-    console.log(
-      `backfill: ${counts?.trades} trades, ${events} events in ${backfillSec.toFixed(1)} s (process start included) = ${Math.round(events / backfillSec)} events/s`,
-    );
-    console.log(`where the backfill went (Ponder's /metrics):\n${await timeSplit(run.port)}`);
-    console.log(
-      `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling (${Math.round(logCount / getLogsSec)} logs/s)`,
-    );
-    console.log(
-      `of which Ponder's sync (eth_getLogs, whole blocks, ponder_sync writes): ${(syncMs / 1000).toFixed(1)} s, a bound of ${Math.round(events / (syncMs / 1000))} events/s = ${((100 * events) / (syncMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
-    );
-    const perEvent = marks.perEvent(events);
-    if (perEvent) {
-      const cores = availableParallelism();
-      const total = perEvent.ponder + perEvent.anvil + perEvent.postgres;
-      console.log(
-        `CPU a backfilled event: ponder ${perEvent.ponder.toFixed(0)} µs, anvil ${perEvent.anvil.toFixed(0)} µs, postgres ${perEvent.postgres.toFixed(0)} µs = ${total.toFixed(0)} µs; on ${cores} cores at best ${Math.round((cores * 1e6) / total)} events/s = ${((100 * cores * 1e6) / total / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
-      );
-    }
-
-    const store = await syncStoreSize(sql);
-    console.log(
-      `ponder_sync keeps ${store.transactions} transactions, ${store.logs} logs, ${store.blocks} blocks: ${(store.bytes / 1e6).toFixed(1)} MB = ${Math.round(store.bytes / events)} bytes a backfilled event`,
-    );
-
-    // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts), once Ponder
-    // has read the unfinalized blocks after its backfill.
-    await catchUp({ client, run, head, stopMiner });
-    console.log(
-      `live: new heads ${values.poll ? "polled every 100 ms" : "pushed over WebSocket (eth_subscribe)"}`,
-    );
-    const perLiveBlock = 20;
-    await liveLag({
-      client,
-      test,
-      sql,
-      run,
-      viewsSchema: "bench_views",
-      blocks: LIVE_BLOCKS,
-      perBlock: perLiveBlock,
-      batch: (b) =>
-        Promise.all(
-          Array.from({ length: perLiveBlock }, (_, i) => buy(TRADES + b * perLiveBlock + i)),
-        ),
-      sendAll,
-    });
-    await run.kill();
-    if (values["ponder-log"]) writeFileSync(values["ponder-log"], run.output());
-
-    // A reindex, as an operator runs one (a new schema, then the view switch): the same chain
-    // again, its sync answered by Ponder's RPC cache in ponder_sync but for the live blocks.
-    // What it costs is Ponder's indexing with no node behind it: the bound of any change on
-    // the node's side (a cheaper fetch, a faster node) to the backfill above.
-    if (values.reindex) {
-      const last = Number(await client.getBlockNumber({ cacheTime: 0 }));
-      // Blocks keep coming, as on a chain: Ponder reads its unfinalized tail at a new head.
-      const stopReMiner = startMiner(test);
-      const again = await startPonder({
+    if (PROFILE) {
+      const ok = await providerRun({
+        profile: PROFILE,
+        sql,
         databaseUrl: pg.url,
         dataDir,
         devnetPort: port,
-        schema: "bench_reindex",
-        viewsSchema: "bench_reindex_views",
+        rpcUrl,
+        head,
+        fromBlock: record.deployedAtBlock ?? 0,
+        trades: TRADES,
+      });
+      if (!ok) process.exitCode = 1;
+    } else {
+      const p0 = performance.now();
+      const profDir = values["cpu-prof"];
+      const run = await startPonder({
+        databaseUrl: pg.url,
+        dataDir,
+        devnetPort: port,
+        schema: "bench",
+        viewsSchema: "bench_views",
+        // debug: the live phase splits each block's lag with Ponder's per-block lines.
         logLevel: "debug",
-        nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", join(profDir, "reindex")] : [],
+        nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : [],
         ws: !values.poll,
       });
-      const reMarks = cpuMarks(again.output, {
-        ponder: again.child.pid,
+      // An empty block a second, as the devnet mines: with a subscription, Ponder reads the blocks
+      // after its backfill at the first new head (scripts/bench-indexer-live.ts).
+      const stopMiner = startMiner(test);
+      // CPU of each process over Ponder's backfill clock (its first fetch to its last batch).
+      const pgPid = Number(readFileSync(join(dataDir, "run", "postgres.pid"), "utf8"));
+      const marks = cpuMarks(run.output, {
+        ponder: run.child.pid,
         anvil: anvil.pid,
         postgres: pgPid,
       });
-      await again.waitFor(last, 3_600_000).finally(() => {
-        reMarks.stop();
-        stopReMiner();
-      });
-      const reEvents = await completedEvents(again.port);
-      const reMs = loggedDuration(again.output(), "Completed backfill indexing");
-      const reSyncMs = loggedDuration(again.output(), "Finished fetching backfill JSON-RPC data");
-      const ceiling = logCount / getLogsSec;
+      await run.waitFor(head, 3_600_000).finally(marks.stop);
+      const backfillSec = (performance.now() - p0) / 1000;
+      const [counts] = await sql`select (select count(*) from bench.trade)::int as trades`;
+      const events = await completedEvents(run.port);
+      // Ponder's own clock from its first historical batch to the end of the backfill: no vite
+      // build, schema setup or index creation.
+      const ponderMs = loggedDuration(run.output(), "Completed backfill indexing");
+      // Ponder's sync alone: its eth_getLogs, one whole block per block with a matched log, and
+      // the ponder_sync writes of every matched transaction; indexing overlaps it.
+      const syncMs = loggedDuration(run.output(), "Finished fetching backfill JSON-RPC data");
       console.log(
-        `reindex from Ponder's cache: ${reEvents} events in ${(reMs / 1000).toFixed(1)} s (Ponder's backfill clock; its sync ${(reSyncMs / 1000).toFixed(1)} s) = ${Math.round(reEvents / (reMs / 1000))} events/s = ${((100 * reEvents) / (reMs / 1000) / ceiling).toFixed(1)}% of the eth_getLogs ceiling`,
+        `backfill: ${counts?.trades} trades, ${events} events in ${backfillSec.toFixed(1)} s (process start included) = ${Math.round(events / backfillSec)} events/s`,
       );
-      const re = reMarks.perEvent(reEvents);
-      if (re) {
+      console.log(`where the backfill went (Ponder's /metrics):\n${await timeSplit(run.port)}`);
+      console.log(
+        `backfill without process start (Ponder's backfill clock): ${events} events in ${(ponderMs / 1000).toFixed(1)} s = ${Math.round(events / (ponderMs / 1000))} events/s = ${((100 * events) / (ponderMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the eth_getLogs ceiling (${Math.round(logCount / getLogsSec)} logs/s)`,
+      );
+      console.log(
+        `of which Ponder's sync (eth_getLogs, whole blocks, ponder_sync writes): ${(syncMs / 1000).toFixed(1)} s, a bound of ${Math.round(events / (syncMs / 1000))} events/s = ${((100 * events) / (syncMs / 1000) / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
+      );
+      const perEvent = marks.perEvent(events);
+      if (perEvent) {
+        const cores = availableParallelism();
+        const total = perEvent.ponder + perEvent.anvil + perEvent.postgres;
         console.log(
-          `CPU a reindexed event: ponder ${re.ponder.toFixed(0)} µs, anvil ${re.anvil.toFixed(0)} µs, postgres ${re.postgres.toFixed(0)} µs`,
+          `CPU a backfilled event: ponder ${perEvent.ponder.toFixed(0)} µs, anvil ${perEvent.anvil.toFixed(0)} µs, postgres ${perEvent.postgres.toFixed(0)} µs = ${total.toFixed(0)} µs; on ${cores} cores at best ${Math.round((cores * 1e6) / total)} events/s = ${((100 * cores * 1e6) / total / (logCount / getLogsSec)).toFixed(1)}% of the ceiling`,
         );
       }
-      await again.kill();
+
+      const store = await syncStoreSize(sql);
+      console.log(
+        `ponder_sync keeps ${store.transactions} transactions, ${store.logs} logs, ${store.blocks} blocks: ${(store.bytes / 1e6).toFixed(1)} MB = ${Math.round(store.bytes / events)} bytes a backfilled event`,
+      );
+
+      // Live: blocks of trades mined one at a time (scripts/bench-indexer-live.ts), once Ponder
+      // has read the unfinalized blocks after its backfill.
+      await catchUp({ client, run, head, stopMiner });
+      console.log(
+        `live: new heads ${values.poll ? "polled every 100 ms" : "pushed over WebSocket (eth_subscribe)"}`,
+      );
+      const perLiveBlock = 20;
+      await liveLag({
+        client,
+        test,
+        sql,
+        run,
+        viewsSchema: "bench_views",
+        blocks: LIVE_BLOCKS,
+        perBlock: perLiveBlock,
+        batch: (b) =>
+          Promise.all(
+            Array.from({ length: perLiveBlock }, (_, i) => buy(TRADES + b * perLiveBlock + i)),
+          ),
+        sendAll,
+      });
+      await run.kill();
+      if (values["ponder-log"]) writeFileSync(values["ponder-log"], run.output());
+
+      // A reindex, as an operator runs one (a new schema, then the view switch): the same chain
+      // again, its sync answered by Ponder's RPC cache in ponder_sync but for the live blocks.
+      // What it costs is Ponder's indexing with no node behind it: the bound of any change on
+      // the node's side (a cheaper fetch, a faster node) to the backfill above.
+      if (values.reindex) {
+        const last = Number(await client.getBlockNumber({ cacheTime: 0 }));
+        // Blocks keep coming, as on a chain: Ponder reads its unfinalized tail at a new head.
+        const stopReMiner = startMiner(test);
+        const again = await startPonder({
+          databaseUrl: pg.url,
+          dataDir,
+          devnetPort: port,
+          schema: "bench_reindex",
+          viewsSchema: "bench_reindex_views",
+          logLevel: "debug",
+          nodeArgs: profDir ? ["--cpu-prof", "--cpu-prof-dir", join(profDir, "reindex")] : [],
+          ws: !values.poll,
+        });
+        const reMarks = cpuMarks(again.output, {
+          ponder: again.child.pid,
+          anvil: anvil.pid,
+          postgres: pgPid,
+        });
+        await again.waitFor(last, 3_600_000).finally(() => {
+          reMarks.stop();
+          stopReMiner();
+        });
+        const reEvents = await completedEvents(again.port);
+        const reMs = loggedDuration(again.output(), "Completed backfill indexing");
+        const reSyncMs = loggedDuration(again.output(), "Finished fetching backfill JSON-RPC data");
+        const ceiling = logCount / getLogsSec;
+        console.log(
+          `reindex from Ponder's cache: ${reEvents} events in ${(reMs / 1000).toFixed(1)} s (Ponder's backfill clock; its sync ${(reSyncMs / 1000).toFixed(1)} s) = ${Math.round(reEvents / (reMs / 1000))} events/s = ${((100 * reEvents) / (reMs / 1000) / ceiling).toFixed(1)}% of the eth_getLogs ceiling`,
+        );
+        const reRate = reEvents / (reMs / 1000);
+        if (REINDEX_FLOOR > 0 && !(reRate >= REINDEX_FLOOR)) {
+          // A regression of Ponder's indexing or of our handlers: a bench failure, not a test's.
+          console.error(
+            `FAIL: the reindex from Ponder's cache ran at ${Math.round(reRate)} events/s, under the floor of ${REINDEX_FLOOR} (--reindex-floor; on an idle 2-core machine; load now ${loadavg()[0]?.toFixed(1)})`,
+          );
+          process.exitCode = 1;
+        }
+        const re = reMarks.perEvent(reEvents);
+        if (re) {
+          console.log(
+            `CPU a reindexed event: ponder ${re.ponder.toFixed(0)} µs, anvil ${re.anvil.toFixed(0)} µs, postgres ${re.postgres.toFixed(0)} µs`,
+          );
+        }
+        await again.kill();
+      }
     }
   } finally {
     await sql.end({ timeout: 1 });

@@ -5,6 +5,7 @@ import { WEBHOOK_SOURCES, type WebhookPath } from "../../lib/events/catalog.ts";
 import type { WebhookSecretName, WebhookSecrets } from "../../lib/events/webhook-secrets.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { countWebhook } from "../middleware/metrics/index.ts";
 import { webhookSignature } from "../middleware/webhook-signature/index.ts";
 import { ErrorEnvelope, jsonResponse, okEnvelope } from "../schemas.ts";
 import { parseWebhookBody, webhookBodySchema } from "./body.ts";
@@ -69,6 +70,7 @@ export function registerWebhooks(
         500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
       },
     });
+    app.use(url, countWebhook(source));
     app.use(url, webhookSignature(d.secrets[SECRET_OF[path]]));
     app.post(url, async function webhookHandler(c) {
       const parsed = parseWebhookBody(path, c.get("webhookBody") ?? "");

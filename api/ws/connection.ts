@@ -2,6 +2,7 @@ import type { WebSocket } from "ws";
 import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation } from "../../lib/db/views.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { countWsSocket } from "../../lib/metrics/ws.ts";
 import { WS_LIMITS } from "../limits.ts";
 import { message, type ResolvedChannel, replay, resolveChannel, STREAM_OF } from "./channels.ts";
 import { decodeCursor, encodeCursor, type Position } from "./cursor.ts";
@@ -40,7 +41,11 @@ export class Connection {
     ws.on("pong", () => {
       this.alive = true;
     });
-    ws.on("close", () => this.dropAll());
+    countWsSocket(1);
+    ws.on("close", () => {
+      countWsSocket(-1);
+      this.dropAll();
+    });
   }
 
   /** Sends one message, cutting the socket once its unsent buffer passes the limit. */

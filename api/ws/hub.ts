@@ -1,6 +1,7 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { AGENT_EVENTS_CHANNEL } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { countWsMessage, countWsSubscription } from "../../lib/metrics/ws.ts";
 import { WS_LIMITS } from "../limits.ts";
 import { AgentTail } from "./agent-tail.ts";
 import {
@@ -102,6 +103,7 @@ export class Hub {
   add(sub: Subscription): void {
     const name = sub.channel.name;
     const c = this.channels.get(name) ?? { resolved: sub.channel, subs: new Set() };
+    if (!c.subs.has(sub)) countWsSubscription(sub.channel.kind, 1);
     c.subs.add(sub);
     this.channels.set(name, c);
   }
@@ -109,7 +111,7 @@ export class Hub {
   remove(sub: Subscription): void {
     const c = this.channels.get(sub.channel.name);
     if (!c) return;
-    c.subs.delete(sub);
+    if (c.subs.delete(sub)) countWsSubscription(sub.channel.kind, -1);
     if (c.subs.size === 0) this.channels.delete(sub.channel.name);
   }
 
@@ -130,6 +132,7 @@ export class Hub {
     // Encoded once for every socket it goes to.
     m.bytes ??= Buffer.from(m.text);
     sub.receiver.send(m.bytes);
+    countWsMessage(sub.channel.kind);
   }
 
   /** The three chain views side by side; true when one read a full batch. */

@@ -1,11 +1,13 @@
 import { Command, InvalidArgumentError } from "commander";
 import { startWorker, WORKER_JOBS, type WorkerJob } from "../../jobs/worker.ts";
+import { ConfigError } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { startHeartbeat } from "../../lib/heartbeat/index.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { serveMetrics } from "../../lib/metrics/expose.ts";
 import { loadServiceConfig } from "../config.ts";
-import { onShutdown, reportReady } from "../lifecycle.ts";
+import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
 export function workerCommand(): Command {
   return new Command("worker")
@@ -31,9 +33,21 @@ export function workerCommand(): Command {
         role: "worker",
         onError: (error) => log.warn({ err: error }, "heartbeat failed"),
       });
-      log.info("worker ready");
+      const metrics = config.WORKER_METRICS_PORT
+        ? await serveMetrics({
+            host: config.HOST,
+            port: config.WORKER_METRICS_PORT,
+            policy: { env: config.LAUNCHPAD_ENV, adminToken: config.ADMIN_TOKEN },
+          }).catch((error: unknown) => {
+            if (!isAddressInUse(error)) throw error;
+            const at = `${config.HOST}:${config.WORKER_METRICS_PORT}`;
+            throw new ConfigError("WORKER_METRICS_PORT", `${at} is already in use`);
+          })
+        : undefined;
+      log.info({ metricsPort: config.WORKER_METRICS_PORT }, "worker ready");
       reportReady();
       onShutdown(log, async () => {
+        await metrics?.close();
         await heartbeat.stop();
         await worker.stop();
         await sql.end({ timeout: 5 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { timeSagaStep } from "../../lib/metrics/jobs.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import { announceLaunch } from "./announce.ts";
 import { STEPS } from "./chain-steps.ts";
@@ -44,7 +45,12 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
         update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId})
       insert into app.launch_steps (agent_id, attempt, step, phase)
       values (${agentId}, ${saga.attempt}, ${step}, 'begin')`;
-    const outcome = await STEPS[step](ctx, saga);
+    const timed = timeSagaStep(step);
+    const outcome = await STEPS[step](ctx, saga).catch((error: unknown) => {
+      timed("error");
+      throw error;
+    });
+    timed(outcome);
     await recordStep(sql, saga, step, outcome === "done" ? "end" : "skip");
     log.info({ step, outcome }, "launch step");
     maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId, step });

@@ -2,6 +2,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { AGENT_EVENTS_CHANNEL } from "../../lib/events/store.ts";
 import { OUTBOUND_LIMITS } from "../../lib/limits.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { countOutboundAttempt } from "../../lib/metrics/outbound.ts";
 import { signatureHeader } from "../../lib/outbound/signing.ts";
 import { liveSecrets, type SubscriptionRow } from "../../lib/outbound/subscriptions.ts";
 import { OUTBOUND_CHANNEL, type OutboundTiming } from "../../lib/outbound/timing.ts";
@@ -60,6 +61,7 @@ export async function startOutboundDispatcher(p: StartOutboundDispatcherParamete
         }),
       },
     });
+    countOutboundAttempt(result.ok, c.cycleStartedAt);
     await recordResult(p.sql, {
       claimed: c,
       agentId: s.agentId,

@@ -4,6 +4,7 @@ import type { PgBoss } from "pg-boss";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { countPoll } from "../../lib/metrics/pollers.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
 import { POLLER_VENUE } from "../../lib/pollers/status.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
@@ -144,7 +145,7 @@ export async function startPollersWorker(
         pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
       },
       async ([job]) => {
-        if (job) await s.poll(job.data.agentId);
+        if (job) await countPoll(s.name, () => s.poll(job.data.agentId));
       },
     );
     let busy = false;

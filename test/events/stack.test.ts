@@ -23,7 +23,9 @@ import {
   nextIp,
   stackSql,
 } from "../helpers/launch.ts";
+import { scrapeMetrics, sumOf } from "../helpers/metrics.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";
+import { WsClient } from "../ws/client.ts";
 
 // The issue's "done when" on `launchpad start`: an agent launched through the API, a signed
 // pr.merged sent as a user would (secret from `devnet info --json`), a trade on the agent's
@@ -199,4 +201,64 @@ it("BNB into the treasury and a Safe execution sending BNB out are in the feed",
   expect(moves.find((i) => i.eventType === "wallet.bnb_out")).toMatchObject({
     text: `Treasury sent 0.1 BNB to ${payee.slice(0, 6).toLowerCase()}…${payee.slice(-4).toLowerCase()}`,
   });
+});
+
+it("both roles' /metrics count the launch, the webhooks and a WebSocket subscription", async () => {
+  const apiBefore = await scrapeMetrics(`${stack?.apiUrl}/metrics`);
+  const ws = await WsClient.open(`ws://127.0.0.1:${env.PORT}/ws`);
+  try {
+    ws.send({ type: "subscribe", channel: "agent", id: token });
+    await ws.waitFor((m) => m.type === "subscribed", "the agent subscription");
+    const body = JSON.stringify({
+      sourceEventId: "gh-delivery-metrics",
+      eventType: "pr.merged",
+      occurredAt: new Date().toISOString(),
+      agentId: token,
+      data: { repo: "acme/agent", number: 43, title: "Count it", url: "https://git.example/pr/43" },
+    });
+    expect((await send(body, signWebhookBody({ secrets: [secrets.codeHost], body }))).status).toBe(
+      200,
+    );
+    await ws.waitFor((m) => m.type === "event", "the pr.merged on the socket", 30_000);
+    const api = await scrapeMetrics(`${stack?.apiUrl}/metrics`);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sumOf(api, name, labels) - sumOf(apiBefore, name, labels);
+    const launches = { method: "POST", route: "/v2/agents/launch", status: "200" };
+    expect(sumOf(api, "launchpad_http_requests_total", launches)).toBeGreaterThanOrEqual(1);
+    expect(sumOf(api, "launchpad_http_request_duration_seconds_count", launches)).toBeGreaterThan(
+      0,
+    );
+    expect(
+      moved("launchpad_webhooks_inbound_total", { source: "code-host", outcome: "accepted" }),
+    ).toBe(1);
+    // The earlier test's bad signatures, stale time and bad body.
+    expect(
+      sumOf(api, "launchpad_webhooks_inbound_total", { outcome: "signature" }),
+    ).toBeGreaterThan(0);
+    expect(sumOf(api, "launchpad_webhooks_inbound_total", { outcome: "invalid" })).toBeGreaterThan(
+      0,
+    );
+    expect(moved("launchpad_ws_sockets")).toBe(1);
+    expect(moved("launchpad_ws_subscriptions", { channel: "agent" })).toBe(1);
+    expect(moved("launchpad_ws_messages_total", { channel: "agent" })).toBeGreaterThanOrEqual(1);
+    expect(sumOf(api, "launchpad_indexer_block", { chain: "bsc" })).toBeGreaterThan(0);
+
+    const worker = await scrapeMetrics(`http://127.0.0.1:${env.WORKER_METRICS_PORT}/metrics`);
+    for (const step of ["wallet", "create-mined"]) {
+      expect(
+        sumOf(worker, "launchpad_saga_step_duration_seconds_count", { step }),
+        step,
+      ).toBeGreaterThan(0);
+    }
+    const saga = { queue: "launch-saga", outcome: "ok" };
+    expect(sumOf(worker, "launchpad_job_duration_seconds_count", saga)).toBeGreaterThanOrEqual(1);
+    expect(
+      sumOf(worker, "launchpad_job_wait_seconds_count", { queue: "launch-saga" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(worker.some((s) => s.name === "launchpad_job_queue_depth")).toBe(true);
+    expect(sumOf(worker, "launchpad_outbound_dead_subscriptions")).toBe(0);
+    expect(sumOf(worker, "process_cpu_seconds_total")).toBeGreaterThan(0);
+  } finally {
+    ws.ws.close();
+  }
 });

@@ -54,6 +54,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     WEB_PORT: String(await freePort()),
     SAFE_TX_SERVICE_PORT: String(await freePort()),
     ARBITRUM_DEVNET_PORT: String(await freePort()),
+    WORKER_METRICS_PORT: String(await freePort()),
   };
 }
 

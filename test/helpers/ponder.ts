@@ -48,6 +48,8 @@ export async function startPonder(p: {
    * transaction and Ponder would not read the blocks before its start until the next one.
    */
   ws?: boolean;
+  /** The chain through this URL instead of the devnet's (a provider-profile proxy): as BSC. */
+  rpcUrl?: string;
 }): Promise<PonderRun> {
   const port = await freePort();
   const args = [...(p.nodeArgs ?? []), PONDER_BIN, "--log-format", "json"];
@@ -62,6 +64,7 @@ export async function startPonder(p: {
     DEVNET_PORT: String(p.devnetPort),
     PORT: String(port),
     DEVNET_BLOCK_TIME: p.ws ? "1" : "0",
+    BSC_RPC_URL: p.rpcUrl,
   };
   // As the CLI does: the devnet's deployment record reaches ponder.config.ts as configuration.
   Object.assign(env, devnetEnv(loadConfig(env, ROOT)));

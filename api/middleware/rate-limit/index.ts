@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Sql } from "../../../lib/db/client.ts";
+import { countRateLimitRefusal } from "../../../lib/metrics/http.ts";
 import { countHit, sweepRateLimits } from "../../../lib/rate-limit.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
@@ -102,6 +103,7 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler<AppEnv> {
       "RateLimit-Reset": String(reset),
     };
     if (count > limit) {
+      countRateLimitRefusal(principal?.kind ?? "ip");
       throw new HttpError("rate_limited", {
         message: `more than ${limit} requests in ${window} s; retry after ${reset} s`,
         headers: { ...headers, "Retry-After": String(reset) },
