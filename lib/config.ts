@@ -134,6 +134,11 @@ const schema = z.object({
   STEWARD_URL: z.url({ protocol: /^https?$/ }).optional(),
   STEWARD_PORT: port.default(3011),
   STEWARD_API_KEY: z.string().min(16, "must be at least 16 characters").optional(),
+  // Steward's tenant (`X-Steward-Tenant`); the local stand-in's is "launchpad-local".
+  STEWARD_TENANT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be 1-128 of A-Z a-z 0-9 _ . : -")
+    .optional(),
   STEWARD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   STEWARD_MASTER_KEY: hash32.optional(),
   // Inbound webhook secrets (issue 11); local mode generates unset ones into the data dir.
@@ -271,11 +276,11 @@ export function loadConfig(
       if (!e[v]) throw new ConfigError(v, "must be set in production (inbound webhook secret)");
     }
   }
-  if (e.STEWARD_URL && (!e.STEWARD_API_KEY || !e.STEWARD_WEBHOOK_SECRET)) {
-    throw new ConfigError(
-      e.STEWARD_API_KEY ? "STEWARD_WEBHOOK_SECRET" : "STEWARD_API_KEY",
-      "must be set with STEWARD_URL",
-    );
+  if (e.STEWARD_URL) {
+    // A real Steward authenticates the tenant by key and id: neither has a usable default.
+    for (const v of ["STEWARD_API_KEY", "STEWARD_TENANT_ID", "STEWARD_WEBHOOK_SECRET"] as const) {
+      if (!e[v]) throw new ConfigError(v, "must be set with STEWARD_URL");
+    }
   }
   if (e.X_OAUTH_URL && (!e.X_CLIENT_ID || !e.X_CLIENT_SECRET)) {
     throw new ConfigError(

@@ -5,12 +5,21 @@ import type { Config } from "./config.ts";
 
 /** Where the external services are and how we authenticate to them. */
 export type ServiceEndpoints = {
-  steward: { url: string; apiKey: string; webhookSecret: string; local: boolean };
+  steward: {
+    url: string;
+    apiKey: string;
+    tenantId: string;
+    webhookSecret: string;
+    local: boolean;
+  };
   launchpadApi: { url: string; local: boolean };
   timeoutMs: number;
   /** Origins whose images skip the https and public-address rules (local stand-ins only). */
   trustedImageOrigins: string[];
 };
+
+/** The local stand-in's tenant when STEWARD_TENANT_ID is unset. */
+export const LOCAL_STEWARD_TENANT = "launchpad-local";
 
 type LocalSecrets = { stewardApiKey: string; stewardWebhookSecret: string; masterKey: string };
 
@@ -34,6 +43,7 @@ export function resolveServices(config: Config): ServiceEndpoints {
     steward: {
       url: (config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT}`).replace(/\/$/, ""),
       apiKey: config.STEWARD_API_KEY ?? (local as LocalSecrets).stewardApiKey,
+      tenantId: config.STEWARD_TENANT_ID ?? LOCAL_STEWARD_TENANT,
       webhookSecret: config.STEWARD_WEBHOOK_SECRET ?? (local as LocalSecrets).stewardWebhookSecret,
       local: !config.STEWARD_URL,
     },

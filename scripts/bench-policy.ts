@@ -102,7 +102,12 @@ function evaluation() {
 async function signing() {
   const s = await startLocalSteward();
   try {
-    const client = createStewardClient({ url: s.url, apiKey: s.apiKey, timeoutMs: 10_000 });
+    const client = createStewardClient({
+      url: s.url,
+      apiKey: s.apiKey,
+      tenantId: s.tenantId,
+      timeoutMs: 10_000,
+    });
     const wallets = await Promise.all(
       Array.from({ length: num("BENCH_WALLETS", 8) }, (_, i) =>
         client.provisionWallet({ agentId: `bench-${i}` }),

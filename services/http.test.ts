@@ -54,25 +54,37 @@ const safe = "0x00000000000000000000000000000000000000bb";
 
 describe("a malformed upstream answer is a typed bad_response", () => {
   it("steward: a wallet without an address, a transaction without a hash", async () => {
-    const steward = createStewardClient({ url, apiKey: "k", timeoutMs: 2_000 });
+    const steward = createStewardClient({ url, apiKey: "k", tenantId: "t", timeoutMs: 2_000 });
+    const agent = { id: "agt_1", tenantId: "t", name: "a", createdAt: "2026-01-01T00:00:00Z" };
     await malformed(
       () => steward.provisionWallet({ agentId: "a" }),
-      { walletId: "w", agentId: "a", address: "not-an-address" },
-      "address",
+      { ok: true, data: { ...agent, walletAddress: "not-an-address" } },
+      "walletAddress",
     );
+    // A bare object is not Steward's envelope.
+    await malformed(() => steward.getWallet("w"), { ...agent, walletAddress: wallet }, "/agents/w");
     await malformed(
-      () => steward.sendTransaction("w", { to: wallet, idempotencyKey: "k" }),
-      { policyId: "p" },
+      () => steward.sendTransaction("w", { to: wallet, idempotencyKey: "key-0001" }),
+      { ok: true, data: { txId: "t" } },
+      "txHash",
+    );
+    // A 2xx refusal that is neither pending_approval nor outcome_unknown.
+    await malformed(
+      () => steward.sendTransaction("w", { to: wallet, idempotencyKey: "key-0001" }),
+      { ok: false, error: "?", data: { status: "queued" } },
       "txHash",
     );
     await malformed(
       () => steward.getPolicy("w"),
       {
-        policyId: "p",
-        version: 1,
-        rules: { sides: "sideways" },
-        createdAt: "x",
-        createdBy: { kind: "agent", id: "a" },
+        ok: true,
+        data: {
+          policyId: "p",
+          version: 1,
+          rules: { sides: "sideways" },
+          createdAt: "x",
+          createdBy: { kind: "agent", id: "a" },
+        },
       },
       "rules",
     );
@@ -126,11 +138,26 @@ describe("a malformed upstream answer is a typed bad_response", () => {
   });
 
   it("non-JSON is bad_response too, and a well-formed answer passes", async () => {
-    const steward = createStewardClient({ url, apiKey: "k", timeoutMs: 2_000 });
+    const steward = createStewardClient({ url, apiKey: "k", tenantId: "t", timeoutMs: 2_000 });
     answer = "<html>gateway</html>";
     hits = 0;
     await expect(steward.getWallet("w")).rejects.toMatchObject({ kind: "bad_response" });
-    answer = { walletId: "w", agentId: "a", address: wallet, extra: true };
-    await expect(steward.getWallet("w")).resolves.toMatchObject({ walletId: "w", address: wallet });
+    answer = {
+      ok: true,
+      data: {
+        id: "agt_1",
+        tenantId: "t",
+        name: "a",
+        walletAddress: wallet,
+        platformId: "a",
+        createdAt: "2026-01-01T00:00:00Z",
+        extra: true,
+      },
+    };
+    await expect(steward.getWallet("agt_1")).resolves.toMatchObject({
+      walletId: "agt_1",
+      agentId: "a",
+      address: wallet,
+    });
   });
 });

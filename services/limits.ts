@@ -47,4 +47,8 @@ export const STEWARD_LIMITS = {
   outboxRetryMs: 2_000,
   /** Venue reads for a perps decision (meta, positions, marks, fills). */
   venueTimeoutMs: 5_000,
+  /** A launch step polls a transaction Steward holds for manual approval this long... */
+  approvalWaitMs: 30_000,
+  /** ...this often; after the wait the step fails and its retry polls again (same key). */
+  approvalPollMs: 1_000,
 } as const;

@@ -43,6 +43,24 @@ describe("launchpad start with a bad configuration", () => {
       /^launchpad: DATABASE_URL: cannot connect/,
     ],
     [
+      "a Steward URL without its tenant id",
+      () => ({
+        STEWARD_URL: "https://steward.example",
+        STEWARD_API_KEY: "stw_0123456789abcdef",
+        STEWARD_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+      }),
+      /^launchpad: STEWARD_TENANT_ID: must be set with STEWARD_URL/,
+    ],
+    [
+      "a Steward URL without its tenant key",
+      () => ({
+        STEWARD_URL: "https://steward.example",
+        STEWARD_TENANT_ID: "launchpad",
+        STEWARD_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+      }),
+      /^launchpad: STEWARD_API_KEY: must be set with STEWARD_URL/,
+    ],
+    [
       "an RPC URL that is not http",
       () => ({ BSC_RPC_URL: "ftp://node.example" }),
       /^launchpad: BSC_RPC_URL: /,

@@ -5,8 +5,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
 import { UpstreamError } from "../../services/http.ts";
-import type { StewardClient } from "../../services/steward/client.ts";
-import type { PolicyDenied } from "../../services/steward/protocol.ts";
+import { type StewardClient, stewardRefusal } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
@@ -50,16 +49,20 @@ export const PolicyVersionSchema = z
  */
 export function signerError(error: unknown): unknown {
   if (!(error instanceof UpstreamError) || error.service !== "steward") return error;
-  if (error.kind === "rejected" && error.status === 403) {
-    let d: Partial<PolicyDenied> = {};
-    try {
-      d = JSON.parse(error.details ?? "{}") as PolicyDenied;
-    } catch {}
-    const manual = d.error === "policy_needs_manual";
-    return new HttpError(manual ? "policy_needs_manual" : "policy_denied", {
-      message: `${d.reason ?? "refused by the signer's policy"} (policy ${d.policyId ?? "?"} version ${d.version ?? "?"})`,
-      details: [{ path: d.evaluator ?? "policy", message: d.reason ?? "refused" }],
-      reason: d.code ?? "unknown",
+  const refusal = stewardRefusal(error);
+  if (refusal) {
+    // The service's own evaluator when the signer reports it; else Steward's failed rule.
+    const failed = refusal.results.find((r) => !r.passed) ?? refusal.results[0];
+    const d = refusal.decision;
+    const evaluator = d?.evaluator ?? failed?.type ?? "policy";
+    const reason = d?.reason ?? failed?.reason ?? "refused by the signer's policy";
+    const where = d
+      ? `policy ${d.policyId} version ${d.version}`
+      : `Steward transaction ${refusal.txId}`;
+    return new HttpError(refusal.manual ? "policy_needs_manual" : "policy_denied", {
+      message: `${reason} (${where})`,
+      details: [{ path: evaluator, message: reason }],
+      reason: d?.code ?? `steward_${(failed?.type ?? "policy").replaceAll("-", "_")}`,
       cause: error,
     });
   }

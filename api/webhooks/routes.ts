@@ -10,6 +10,7 @@ import { webhookSignature } from "../middleware/webhook-signature/index.ts";
 import { ErrorEnvelope, jsonResponse, okEnvelope } from "../schemas.ts";
 import { parseWebhookBody, webhookBodySchema } from "./body.ts";
 import { storeWebhook } from "./inbox.ts";
+import { STEWARD_EVENT_MAP, type StewardPath, stewardWebhookSignature } from "./steward.ts";
 
 const SECRET_OF: Record<WebhookPath, WebhookSecretName> = {
   "steward/policy": "steward",
@@ -25,6 +26,9 @@ const Received = okEnvelope(
     received: z.literal(true),
     duplicate: z.boolean().openapi({
       description: "true when this (source, sourceEventId) was already stored: nothing new was",
+    }),
+    ignored: z.boolean().optional().openapi({
+      description: "A Steward event type the path does not take (docs/events.md): stored nowhere",
     }),
   }),
 ).openapi("WebhookReceived");
@@ -51,7 +55,7 @@ export function registerWebhooks(
       path: url,
       tags: ["webhooks"],
       summary: `Inbound webhook: ${types ? types.join(", ") : "any pre-formed agent event"}`,
-      description: `Signed with the ${SECRET_OF[path]} secret: \`X-Webhook-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of t + "." + raw body>\` (several v1 allowed for rotation, 5 minute tolerance). Stored as source \`${source}\`; answered after the durable insert; a redelivery of the same sourceEventId answers 200 with duplicate true.`,
+      description: `Signed with the ${SECRET_OF[path]} secret: \`X-Webhook-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of t + "." + raw body>\` (several v1 allowed for rotation, 5 minute tolerance). Stored as source \`${source}\`; answered after the durable insert; a redelivery of the same sourceEventId answers 200 with duplicate true.${path in STEWARD_EVENT_MAP ? " Also takes Steward's own deliveries (`X-Steward-Signature: v2=…`, `X-Steward-Delivery-Id`, `X-Steward-Event`, `X-Steward-Sent-At`; the delivery id is the sourceEventId) with its event types mapped as docs/events.md says." : ""}`,
       request: {
         headers: z.object({ "x-webhook-signature": z.string() }),
         body: {
@@ -70,8 +74,14 @@ export function registerWebhooks(
         500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
       },
     });
+    const secret = d.secrets[SECRET_OF[path]];
     app.use(url, countWebhook(source));
-    app.use(url, webhookSignature(d.secrets[SECRET_OF[path]]));
+    app.use(
+      url,
+      path in STEWARD_EVENT_MAP
+        ? stewardWebhookSignature(d.sql, path as StewardPath, secret)
+        : webhookSignature(secret),
+    );
     app.post(url, async function webhookHandler(c) {
       const parsed = parseWebhookBody(path, c.get("webhookBody") ?? "");
       if (!parsed.ok) {

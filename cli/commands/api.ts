@@ -72,6 +72,7 @@ function policyFeatures(config: Config) {
     steward: createStewardClient({
       url: steward.url,
       apiKey: steward.apiKey,
+      tenantId: steward.tenantId,
       timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     }),
     spot: rpc
@@ -116,6 +117,7 @@ function stewardPolicyReader(config: Config) {
   const client = createStewardClient({
     url: steward.url,
     apiKey: steward.apiKey,
+    tenantId: steward.tenantId,
     timeoutMs: POLICY_READ_TIMEOUT_MS,
   });
   return async (walletId: string) => {

@@ -42,6 +42,7 @@ export function stewardCommand(): Command {
         rpcUrl: config.rpcUrls[0] as string,
         chainId: 56,
         apiKey: s.steward.apiKey,
+        tenantId: s.steward.tenantId,
         webhookBaseUrl: config.apiUrl,
         webhookSecret: s.steward.webhookSecret,
         storePath: join(config.dataDir, "steward", "store.json"),

@@ -271,8 +271,12 @@ const createSent: Step = async (ctx, saga) => {
       }),
     }));
   } catch (error) {
-    // The signer simulates first: a revert is the launchpad contract refusing the args.
-    if (error instanceof UpstreamError && error.refusedWith(422)) {
+    // The signer estimates gas first: Steward answers a revert as an RPC failure (502).
+    if (
+      error instanceof UpstreamError &&
+      error.status === 502 &&
+      /revert/i.test(error.details ?? "")
+    ) {
       throw new SagaError("LAUNCHPAD_ERROR", `createToken would revert: ${error.details ?? ""}`, {
         cause: error,
       });

@@ -18,6 +18,7 @@ import {
   createLaunchpadApiClient,
   type LaunchpadApiClient,
 } from "../../services/launchpad-api/client.ts";
+import { STEWARD_LIMITS } from "../../services/limits.ts";
 import { createStewardClient, type StewardClient } from "../../services/steward/client.ts";
 import { type Announcer, announcerFromConfig } from "./announce.ts";
 
@@ -114,7 +115,10 @@ export function sagaContext(p: { config: Config; sql: Sql; log: Logger }): SagaC
     steward: createStewardClient({
       url: services.steward.url,
       apiKey: services.steward.apiKey,
+      tenantId: services.steward.tenantId,
       timeoutMs: services.timeoutMs,
+      approvalWaitMs: STEWARD_LIMITS.approvalWaitMs,
+      approvalPollMs: STEWARD_LIMITS.approvalPollMs,
     }),
     launchpad: createLaunchpadApiClient({
       url: services.launchpadApi.url,

@@ -1,6 +1,7 @@
 import { LaunchpadError } from "../../lib/errors.ts";
 import { ImageCheckError } from "../../lib/image/check.ts";
 import { UpstreamError } from "../../services/http.ts";
+import { stewardRefusal } from "../../services/steward/client.ts";
 
 /** The launch endpoint codes a failed saga can end with (SPEC.md "Errors"). */
 export type SagaErrorCode = "LAUNCHPAD_ERROR" | "ORCHESTRATOR_UNAVAIL";
@@ -22,6 +23,11 @@ export class SagaError extends LaunchpadError<SagaErrorCode> {
  */
 export function classify(error: unknown, step: string): SagaError {
   if (error instanceof SagaError) return error;
+  if (error instanceof UpstreamError && error.service === "steward") {
+    return new SagaError("ORCHESTRATOR_UNAVAIL", `${step}: ${signerFailure(error)}`, {
+      cause: error,
+    });
+  }
   if (error instanceof UpstreamError) {
     const code = error.service === "launchpad" ? "LAUNCHPAD_ERROR" : "ORCHESTRATOR_UNAVAIL";
     return new SagaError(
@@ -37,4 +43,26 @@ export function classify(error: unknown, step: string): SagaError {
   }
   const message = (error as Error)?.message?.split("\n")[0] ?? String(error);
   return new SagaError("ORCHESTRATOR_UNAVAIL", `${step}: ${message}`, { cause: error });
+}
+
+/**
+ * What went wrong at the signer, in words an operator acts on (docs/launch.md lists them). The
+ * tenant key is never part of it: Steward's answers do not echo it and no header is kept.
+ */
+function signerFailure(e: UpstreamError): string {
+  const refusal = stewardRefusal(e);
+  if (refusal?.manual) {
+    return `signer_pending_approval: Steward holds transaction ${refusal.txId} for a person's approval; a retry resumes it`;
+  }
+  if (refusal) {
+    const why = refusal.decision?.reason ?? refusal.results.find((r) => !r.passed)?.reason ?? "";
+    return `signer_policy_refused: Steward's policy refused transaction ${refusal.txId}${why ? ` (${why.slice(0, 200)})` : ""}`;
+  }
+  if (e.kind === "rejected" && (e.status === 401 || e.status === 403)) {
+    return `signer_auth_refused: Steward refused the tenant credentials (${e.status}); check STEWARD_API_KEY and STEWARD_TENANT_ID`;
+  }
+  if (e.kind === "bad_response") {
+    return `signer_bad_response: Steward's answer was malformed (${e.details?.slice(0, 200) ?? e.message})`;
+  }
+  return `signer_${e.kind}: ${e.message}${e.details ? ` (${e.details.slice(0, 200)})` : ""}`;
 }

@@ -53,8 +53,16 @@ export async function previewAgentLaunch(
   const [saga] = await ctx.sql<
     SagaRow[]
   >`select * from app.launch_sagas where agent_id = ${agentId}`;
-  const wallet = saga?.wallet_address
-    ? lower(saga.wallet_address)
+  // A wallet the launch or its preparation already stored; else Steward's find-or-create
+  // (keyed by our agent id: the saga gets the same one).
+  const [prepared] = saga?.wallet_address
+    ? []
+    : await ctx.sql<{ wallet_address: string }[]>`
+        select wallet_address from app.launch_wallets
+        where agent_id = ${agentId} and wallet_address is not null`;
+  const known = saga?.wallet_address ?? prepared?.wallet_address;
+  const wallet = known
+    ? lower(known)
     : lower((await ctx.steward.provisionWallet({ agentId })).address);
   const plan = await treasuryPlan(ctx, {
     ...(saga ?? {}),

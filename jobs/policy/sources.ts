@@ -17,6 +17,7 @@ export function policyAuditSources(config: Config): AuditSources {
   const client = createStewardClient({
     url: steward.url,
     apiKey: steward.apiKey,
+    tenantId: steward.tenantId,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
   });
   const hl = resolveHyperliquid(config);

@@ -1,43 +1,140 @@
-import { createHmac } from "node:crypto";
 import { z } from "zod";
 import {
   type PolicyActor,
-  PolicyRules,
   type PolicyRulesInput,
   type PolicyVersion,
+  PolicyRules as ServicePolicyRules,
 } from "../../lib/policy/model.ts";
 
-/** Wire types of the steward signer API (v1), shared by the client and the stand-in. */
-export type Wallet = { walletId: string; agentId: string; address: `0x${string}` };
-export type SendTransactionBody = {
-  to: `0x${string}`;
-  /** wei, decimal string */
-  value?: string;
-  data?: `0x${string}`;
-  gas?: string;
-  /** The same key returns the same transaction (it is signed once and re-broadcast). */
-  idempotencyKey: string;
-};
-export type SendTransactionResult = {
-  txHash: `0x${string}`;
-  policyId: string;
-  version?: number;
-};
-export type SignMessageResult = { signature: `0x${string}`; policyId: string };
+// Wire types of Steward's API as its source defines them (Steward-Fi/steward, packages/api
+// routes agents.ts and vault.ts; @stwd/sdk 0.8.1 types.d.ts), shared by the client and the
+// stand-in. docs/upstreams.md names the commit they were read from.
 
-/** The policy document and its versions (lib/policy/model.ts is the schema). */
+/** Every answer: `{ ok: true, data }` or `{ ok: false, error, data? }`. */
+export type Envelope<T> = { ok: true; data: T } | { ok: false; error: string; data?: unknown };
+
+/** `POST /agents` body. Steward keys the agent by an id of its own (`agt_…`). */
+export type CreateAgentBody = { id?: string; name: string; platformId?: string };
+/** The agent record of `POST /agents` and `GET /agents/:id`. */
+export type AgentIdentity = {
+  id: string;
+  tenantId: string;
+  name: string;
+  walletAddress: `0x${string}`;
+  walletAddresses?: { evm?: string; solana?: string };
+  platformId?: string;
+  createdAt: string;
+};
+
+/** `POST /vault/:agentId/sign` body; `broadcast` defaults to true and then needs an Idempotency-Key. */
+export type SignTransactionBody = {
+  to: `0x${string}`;
+  /** wei, decimal string; required */
+  value: string;
+  data?: `0x${string}`;
+  chainId?: number;
+  broadcast?: boolean;
+  gasLimit?: string;
+};
+/** One rule's verdict in a refusal or a pending approval. */
+export type PolicyResult = { policyId: string; type: string; passed: boolean; reason?: string };
+/** 403 `data`: refused by the agent's policy rules. */
+export type PolicyRefusal = { txId: string; results: PolicyResult[] };
+/** 202 `data` when a person has to approve the transaction first. */
+export type PendingApproval = PolicyRefusal & { status: "pending_approval" };
+/** 202 `data` when the broadcast may or may not have happened: the hash is known. */
+export type OutcomeUnknown = {
+  code: string;
+  txId?: string;
+  txHash: `0x${string}`;
+  reconciliationRequired: true;
+};
+/** `GET /vault/:agentId/transactions/:txId` (the subset the client reads). */
+export type TxRecord = {
+  id: string;
+  agentId: string;
+  status: TxStatus;
+  txHash?: `0x${string}` | null;
+  policyResults?: PolicyResult[];
+};
+export const TX_STATUSES = [
+  "pending",
+  "approved",
+  "rejected",
+  "signed",
+  "broadcast",
+  "confirmed",
+  "failed",
+  "outcome_unknown",
+] as const;
+export type TxStatus = (typeof TX_STATUSES)[number];
+
+/** `PolicyRule` of `GET|PUT /agents/:id/policies` (a PUT body is the bare array). */
+export type PolicyRule = {
+  id: string;
+  type: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+};
+/** The rule types Steward's policy engine knows (packages/shared PolicyType). */
+export const POLICY_TYPES = [
+  "spending-limit",
+  "approved-addresses",
+  "auto-approve-threshold",
+  "time-window",
+  "rate-limit",
+  "allowed-chains",
+  "condition-set",
+  "aggregation",
+  "contract-allowlist",
+  "typed-data",
+  "raw-signing-chain",
+  "reputation-threshold",
+  "reputation-scaling",
+  "venue-allowlist",
+  "leverage-cap",
+] as const;
+
+/** `POST /webhooks` body and the stored configuration (the secret is shown once, at creation). */
+export type CreateWebhookBody = {
+  url: string;
+  events?: string[];
+  description?: string;
+  maxRetries?: number;
+  retryBackoffMs?: number;
+};
+export type WebhookConfig = {
+  id: string;
+  tenantId: string;
+  url: string;
+  secret?: string;
+  events: string[];
+  enabled: boolean;
+  maxRetries: number;
+  retryBackoffMs: number;
+  description?: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+// The service-side decision a Steward refusal or event may carry next to Steward's own
+// `results`: only the stand-in sends it (it evaluates the service's trading policy as the
+// signer); a real Steward's answers are read from `results` alone (docs/policies.md).
+export type ServiceDecision = {
+  policyId: string;
+  version: number;
+  evaluator: string;
+  code: string;
+  reason: string;
+  manual: boolean;
+};
+
+/** The policy document the service keeps at the stand-in (lib/policy/model.ts is the schema). */
 export type { PolicyActor, PolicyRulesInput, PolicyVersion };
-/** The active version (kept under its old name for the dashboard). */
 export type Policy = PolicyVersion;
 export type ReplacePolicyBody = { rules: PolicyRulesInput; actor: PolicyActor };
-
 /** A perps venue action to sign (Hyperliquid L1 action, PROTOCOLS.md 1.3-1.4). */
-export type SignPerpsBody = {
-  action: Record<string, unknown>;
-  /** The venue nonce (ms); the signer refuses one it has already signed. */
-  nonce: number;
-};
-/** The `/exchange` body, signed, ready for the venue. */
+export type SignPerpsBody = { action: Record<string, unknown>; nonce: number };
 export type SignPerpsResult = {
   exchange: {
     action: Record<string, unknown>;
@@ -49,58 +146,81 @@ export type SignPerpsResult = {
   version: number;
 };
 
-/** The 403 body of a refused signing call (`policy_needs_manual`: held for a person). */
-export type PolicyDenied = {
-  error: "policy_denied" | "policy_needs_manual";
-  evaluator: string;
-  code: string;
-  reason: string;
-  policyId: string;
-  version: number;
-};
-
-/** Webhook event the signer posts to `/v2/webhooks/steward/<kind>`. */
-export type StewardWebhook = {
-  sourceEventId: string;
-  eventType: string;
-  occurredAt: string;
-  agentId: string;
-  walletId: string;
-  data: Record<string, unknown>;
-};
-
-/** Header value `t=<unix ms>,v1=<hex HMAC-SHA256 of "t.body">` (SPEC.md "Other"). */
-export function signWebhook(secret: string, body: string, t: number = Date.now()): string {
-  const v1 = createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
-  return `t=${t},v1=${v1}`;
-}
-
 // The answers the client reads, checked field by field (services/http.ts parseUpstream): an
 // answer that does not match is an error, never a value the saga or the API would use.
 const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<`0x${string}`>;
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
 const Hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<`0x${string}`>;
+const Result = z.looseObject({
+  policyId: z.string(),
+  type: z.string(),
+  passed: z.boolean(),
+  reason: z.string().optional(),
+});
+const Decision = z.looseObject({
+  policyId: z.string(),
+  version: z.number().int(),
+  evaluator: z.string(),
+  code: z.string(),
+  reason: z.string(),
+  manual: z.boolean(),
+});
 
-/** Schemas of the signer's answers, by the type they check. */
+/** Schemas of Steward's answers (`data` of the envelope), by the type they check. */
 export const StewardAnswers = {
-  Wallet: z.looseObject({
-    walletId: z.string().min(1),
-    agentId: z.string().min(1),
-    address: Address,
-  }) satisfies z.ZodType<Wallet>,
-  SendTransactionResult: z.looseObject({
+  Agent: z.looseObject({
+    id: z.string().min(1).max(128),
+    tenantId: z.string(),
+    name: z.string(),
+    walletAddress: Address,
+    platformId: z.string().nullish(),
+    createdAt: z.string(),
+  }),
+  Signed: z.looseObject({
+    txId: z.string().min(1),
     txHash: Hash,
-    policyId: z.string(),
-    version: z.number().int().optional(),
-  }) satisfies z.ZodType<SendTransactionResult>,
-  SignMessageResult: z.looseObject({
-    signature: Hex,
-    policyId: z.string(),
-  }) satisfies z.ZodType<SignMessageResult>,
+    decision: z.object({ policyId: z.string(), version: z.number().int() }).optional(),
+  }),
+  Pending: z.looseObject({
+    txId: z.string().min(1),
+    status: z.literal("pending_approval"),
+    results: z.array(Result),
+    decision: Decision.optional(),
+  }),
+  OutcomeUnknown: z.looseObject({
+    code: z.string(),
+    txId: z.string().optional(),
+    txHash: Hash,
+    reconciliationRequired: z.literal(true),
+  }),
+  Refusal: z.looseObject({
+    txId: z.string(),
+    results: z.array(Result),
+    decision: Decision.optional(),
+  }),
+  Tx: z.looseObject({
+    id: z.string(),
+    status: z.enum(TX_STATUSES),
+    txHash: Hash.nullish(),
+    policyResults: z.array(Result).nullish(),
+  }),
+  SignMessage: z.looseObject({ signature: Hex }),
+  Addresses: z.looseObject({
+    agentId: z.string(),
+    addresses: z.array(z.looseObject({ chainFamily: z.string(), address: z.string() })),
+  }),
+  PolicyRules: z.array(
+    z.looseObject({
+      id: z.string(),
+      type: z.string(),
+      enabled: z.boolean(),
+      config: z.record(z.string(), z.unknown()),
+    }),
+  ),
   PolicyVersion: z.looseObject({
     policyId: z.string(),
     version: z.number().int().min(1),
-    rules: PolicyRules,
+    rules: ServicePolicyRules,
     createdAt: z.string(),
     createdBy: z.object({ kind: z.enum(["agent", "operator", "signer"]), id: z.string() }),
   }) satisfies z.ZodType<PolicyVersion, unknown>,
@@ -113,5 +233,11 @@ export const StewardAnswers = {
     }),
     policyId: z.string(),
     version: z.number().int(),
-  }) satisfies z.ZodType<SignPerpsResult>,
+  }),
 };
+
+/** The envelope around `data`: a body without `ok` is not Steward's. */
+export const EnvelopeAnswer = z.union([
+  z.looseObject({ ok: z.literal(true), data: z.unknown() }),
+  z.looseObject({ ok: z.literal(false), error: z.string(), data: z.unknown().optional() }),
+]);

@@ -16,6 +16,7 @@ import { createStewardApp } from "../../services/steward/stand-in/server.ts";
  * const s = await startLocalSteward(); // s.url, s.apiKey; await s.stop();
  */
 export async function startLocalSteward() {
+  const TENANT = "launchpad-test";
   const dir = mkdtempSync(join(tmpdir(), "steward-"));
   const receiver = createServer((req, res) => {
     req.resume();
@@ -27,6 +28,7 @@ export async function startLocalSteward() {
     rpcUrl: "http://127.0.0.1:1",
     chainId: 56,
     apiKey,
+    tenantId: TENANT,
     webhookBaseUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     webhookSecret: "bench-steward-secret-0123456789",
     storePath: join(dir, "store.json"),
@@ -39,6 +41,7 @@ export async function startLocalSteward() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     apiKey,
+    tenantId: TENANT,
     stop: async () => {
       await new Promise<void>((r) => server.close(() => r()));
       await new Promise<void>((r) => receiver.close(() => r()));

@@ -37,6 +37,7 @@ import { createStewardApp } from "../../services/steward/stand-in/server.ts";
 import { hyperliquidVenue } from "../../services/steward/stand-in/venue.ts";
 
 export const ADMIN = "policy-test-admin-token-0123456789abcdef";
+const TENANT = "launchpad-policy-test";
 const SECRET = "steward-webhook-secret-0123456789";
 
 /** The world of the policy tests: a real chain, DEX, venue, signer, API and Postgres. */
@@ -88,7 +89,12 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
   const hooks: PolicyWorld["hooks"] = {};
   const stewardPort = await freePort();
   const stewardUrl = `http://127.0.0.1:${stewardPort}`;
-  const steward = createStewardClient({ url: stewardUrl, apiKey, timeoutMs: 20_000 });
+  const steward = createStewardClient({
+    url: stewardUrl,
+    apiKey,
+    tenantId: TENANT,
+    timeoutMs: 20_000,
+  });
   const c = record.contracts;
 
   const app = createApp({
@@ -117,6 +123,7 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
     rpcUrl: anvil.rpcUrl,
     chainId: 56,
     apiKey,
+    tenantId: TENANT,
     webhookBaseUrl: apiUrl,
     webhookSecret: SECRET,
     storePath: join(dataDir, "steward", "store.json"),

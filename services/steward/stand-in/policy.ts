@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { evaluate, type Verdict } from "../../../lib/policy/evaluators.ts";
 import type { Intent, PolicyState } from "../../../lib/policy/intent.ts";
 import { type PolicyVersion, unitsToUsd } from "../../../lib/policy/model.ts";
-import type { PolicyDenied } from "../protocol.ts";
+import type { PolicyResult, ServiceDecision } from "../protocol.ts";
 import {
   type PerpsVenue,
   type SnapshotParameters,
@@ -35,8 +35,27 @@ export type Decision = {
   /** The `data` of the policy.applied / policy.denied / policy.needs_manual event. */
   data: Record<string, unknown>;
   eventType: "policy.applied" | "policy.denied" | "policy.needs_manual";
-  /** The 403 body when refused. */
-  denial?: PolicyDenied;
+  /** When refused: Steward's `results` and the service's decision behind them. */
+  denial?: { results: PolicyResult[]; decision: ServiceDecision };
+};
+
+/**
+ * The Steward rule type each evaluator of the service's chain is closest to: a refusal's
+ * `results[].type` is always one Steward knows (docs/policies.md has the table).
+ */
+export const STEWARD_TYPE_OF: Record<string, string> = {
+  knownCall: "contract-allowlist",
+  venueAllowlist: "venue-allowlist",
+  allowedUtcHours: "time-window",
+  assets: "approved-addresses",
+  sides: "condition-set",
+  maxLeverage: "leverage-cap",
+  maxPositionUsd: "spending-limit",
+  maxOpenPositions: "condition-set",
+  dailyOpenBudgetUsd: "spending-limit",
+  lossCooldown: "condition-set",
+  approveAllowlist: "approved-addresses",
+  stateSnapshot: "condition-set",
 };
 
 /**
@@ -120,12 +139,22 @@ function describe(p: DecideParameters, verdict: Verdict): Decision {
     denial: verdict.ok
       ? undefined
       : {
-          error: manual ? "policy_needs_manual" : "policy_denied",
-          evaluator: verdict.evaluator,
-          code: verdict.code,
-          reason: verdict.reason,
-          policyId: p.policy.policyId,
-          version: p.policy.version,
+          results: [
+            {
+              policyId: `${p.policy.policyId}:${verdict.evaluator}`,
+              type: STEWARD_TYPE_OF[verdict.evaluator] ?? "condition-set",
+              passed: false,
+              reason: verdict.reason,
+            },
+          ],
+          decision: {
+            policyId: p.policy.policyId,
+            version: p.policy.version,
+            evaluator: verdict.evaluator,
+            code: verdict.code,
+            reason: verdict.reason,
+            manual,
+          },
         },
   };
 }

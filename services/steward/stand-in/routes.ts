@@ -5,9 +5,10 @@ import { z } from "zod";
 import type { Intent } from "../../../lib/policy/intent.ts";
 import { PERPS_VENUE, PolicyRules, type PolicyVersion } from "../../../lib/policy/model.ts";
 import { decodePerpsAction, type PerpsAction } from "../../../lib/policy/perps.ts";
-import { type Decision, decide, ledgerEntry } from "./policy.ts";
+import type { Emit } from "./outbox.ts";
+import { decide, ledgerEntry } from "./policy.ts";
 import { type PerpsVenue, venueState } from "./snapshot.ts";
-import type { Outgoing, StewardStore } from "./store.ts";
+import type { StewardStore } from "./store.ts";
 
 const Actor = z.strictObject({
   kind: z.enum(["agent", "operator"]),
@@ -24,12 +25,11 @@ export type PolicyRoutesDeps = {
   now: () => Date;
   perps?: PerpsVenue;
   afterPolicyRead?: (walletId: string) => Promise<void>;
-  onDecision: (
-    w: { walletId: string; agentId: string },
-    d: Decision,
-    extra?: Record<string, unknown>,
-  ) => { hook: Outgoing; deliver: () => void };
+  emit: Emit;
 };
+
+const bad = (error: string, more: Record<string, unknown> = {}) => ({ ok: false, error, ...more });
+const ok = (data: unknown) => ({ ok: true, data });
 
 class UnknownVenue extends Error {}
 
@@ -52,8 +52,9 @@ const issues = (e: z.ZodError) =>
   e.issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
 
 /**
- * The signer's policy endpoints (read, versions, save: each save a new immutable version that
- * becomes the active one, with who saved it) and perps action signing.
+ * The service's own policy document at the stand-in (read, versions, save: each save a new
+ * immutable version that becomes the active one) and perps action signing. A real Steward has
+ * none of these paths (docs/upstreams.md); they answer in its envelope and auth all the same.
  *
  * @example
  * registerPolicyRoutes(app, { store, lock, now, perps, onDecision });
@@ -61,27 +62,26 @@ const issues = (e: z.ZodError) =>
 export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
   app.get("/v1/wallets/:id/policy", (c) => {
     const policy = d.store.policy(c.req.param("id"));
-    return policy ? c.json(policy) : c.json({ error: "not_found" }, 404);
+    return policy ? c.json(ok(policy)) : c.json(bad("Agent not found"), 404);
   });
 
   app.get("/v1/wallets/:id/policy/versions", (c) => {
     const versions = d.store.versions(c.req.param("id"));
     return versions
-      ? c.json({ versions: [...versions].reverse() })
-      : c.json({ error: "not_found" }, 404);
+      ? c.json(ok({ versions: [...versions].reverse() }))
+      : c.json(bad("Agent not found"), 404);
   });
 
   app.put("/v1/wallets/:id/policy", async (c) => {
     const id = c.req.param("id");
     const current = d.store.policy(id);
-    if (!current) return c.json({ error: "not_found" }, 404);
+    if (!current) return c.json(bad("Agent not found"), 404);
     const body = await c.req.json<{ rules?: unknown; actor?: unknown }>().catch(() => undefined);
     const rules = PolicyRules.safeParse(body?.rules);
     const actor = Actor.safeParse(body?.actor);
     if (!rules.success || !actor.success) {
       return c.json(
-        {
-          error: "invalid_policy",
+        bad("invalid_policy", {
           issues: [
             ...(rules.success
               ? []
@@ -90,7 +90,7 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
               ? []
               : issues(actor.error).map((i) => ({ ...i, path: `actor.${i.path}` }))),
           ],
-        },
+        }),
         400,
       );
     }
@@ -104,30 +104,30 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
       createdBy: actor.data,
     };
     d.store.addPolicy(id, next);
-    return c.json(next);
+    return c.json(ok(next));
   });
 
   app.post("/v1/wallets/:id/venues/:venue/sign", async (c) => {
     const w = d.store.wallet(c.req.param("id"));
-    if (!w) return c.json({ error: "not_found" }, 404);
+    if (!w) return c.json(bad("Agent not found"), 404);
     const venueName = c.req.param("venue");
     const perps = venueName === PERPS_VENUE ? d.perps : undefined;
     if (venueName === PERPS_VENUE && !perps) {
-      return c.json({ error: "perps_venue_not_configured" }, 503);
+      return c.json(bad("perps_venue_not_configured"), 503);
     }
     const json = (await c.req.json().catch(() => undefined)) as
       | { action: Record<string, unknown> }
       | undefined;
     const body = PerpsBody.safeParse(json);
-    if (!body.success) return c.json({ error: "invalid_action", issues: issues(body.error) }, 400);
+    if (!body.success) return c.json(bad("invalid_action", { issues: issues(body.error) }), 400);
     // The action as sent: its key order is part of the hash the venue checks.
     const action = (json as { action: Record<string, unknown> }).action;
     const policy = d.store.policy(w.walletId);
-    if (!policy) return c.json({ error: "not_found" }, 404);
+    if (!policy) return c.json(bad("Agent not found"), 404);
     await d.afterPolicyRead?.(w.walletId);
     return d.lock(`wallet:${w.walletId}`, async () => {
       if (d.store.nonceUsed(w.walletId, body.data.nonce)) {
-        return c.json({ error: "nonce_used", reason: "this nonce was signed already" }, 409);
+        return c.json(bad("this nonce was signed already"), 409);
       }
       const at = d.now();
       let intent: Intent;
@@ -164,24 +164,40 @@ export function registerPolicyRoutes(app: Hono, d: PolicyRoutesDeps) {
         perps,
         preread: { venue },
       });
+      const txId = randomUUID();
       if (decision.denial) {
-        const { hook, deliver } = d.onDecision(w, decision);
-        d.store.record(w.walletId, { webhook: hook, nonce: body.data.nonce });
-        deliver();
-        return c.json(decision.denial, 403);
+        const info = { txId, results: decision.denial.results, decision: decision.denial.decision };
+        const manual = decision.denial.decision.manual;
+        const ev = d.emit(w.walletId, manual ? "tx.pending" : "policy.violation", {
+          ...info,
+          policy: decision.data,
+        });
+        d.store.record(w.walletId, { webhooks: ev.outgoing, nonce: body.data.nonce });
+        ev.deliver();
+        return manual
+          ? c.json(
+              bad("Transaction requires manual approval", {
+                data: { ...info, status: "pending_approval" },
+              }),
+              202,
+            )
+          : c.json(bad("Transaction rejected by policy", { data: info }), 403);
       }
       if (!perps) throw new Error("unreachable: an unknown venue is always refused");
       const account = privateKeyToAccount(d.store.unseal(w));
       const exchange = await perps.sign(account, action, body.data.nonce);
-      const { hook, deliver } = d.onDecision(w, decision, { nonce: body.data.nonce });
+      const ev = d.emit(w.walletId, "tx.signed", {
+        txId,
+        policy: { ...decision.data, nonce: body.data.nonce },
+      });
       d.store.record(w.walletId, {
         entry: ledgerEntry(decision, `nonce:${body.data.nonce}`),
         leverage: intent.kind === "leverage" ? [intent.asset, intent.leverage] : undefined,
         nonce: body.data.nonce,
-        webhook: hook,
+        webhooks: ev.outgoing,
       });
-      deliver();
-      return c.json({ exchange, policyId: policy.policyId, version: policy.version });
+      ev.deliver();
+      return c.json(ok({ exchange, policyId: policy.policyId, version: policy.version }));
     });
   });
 }

@@ -4,10 +4,21 @@ import { dirname } from "node:path";
 import type { Hex } from "viem";
 import { deriveKey, type Sealed, seal, unseal } from "../../../lib/crypto/seal.ts";
 import { INITIAL_RULES, type PolicyVersion } from "../../../lib/policy/model.ts";
-import type { StewardWebhook } from "../protocol.ts";
+import type { PolicyRule, TxRecord, WebhookConfig } from "../protocol.ts";
+import type { StewardEvent } from "../webhooks.ts";
 
-export type StoredWallet = { walletId: string; agentId: string; address: Hex; key: Sealed };
-export type StoredTx = { hash: Hex; raw: Hex };
+/** An agent: `walletId` is Steward's id (`agt_…`), `agentId` the caller's (its platformId). */
+export type StoredWallet = {
+  walletId: string;
+  agentId: string;
+  address: Hex;
+  key: Sealed;
+  name?: string;
+  createdAt?: string;
+};
+export type StoredTx = { hash: Hex; raw: Hex; txId?: string };
+/** A completed idempotent request: the answer a repeat gets. */
+export type IdempotentAnswer = { fingerprint: string; status: number; body: unknown };
 /** One trade the signer signed: what the budget and the positions are counted from. */
 export type LedgerEntry = {
   at: string;
@@ -21,8 +32,10 @@ export type LedgerEntry = {
   version: number;
   ref: string;
 };
-/** A webhook not yet acknowledged: retried until the receiver answers 2xx. */
-export type Outgoing = { kind: "policy" | "sign"; body: StewardWebhook };
+/** A delivery not yet acknowledged: retried until the receiver answers 2xx. */
+export type Outgoing = { webhookId: string; body: StewardEvent & { deliveryId: string } };
+/** A registered webhook with its signing secret. */
+export type StoredWebhook = WebhookConfig & { secret: string };
 
 type State = {
   wallets: Record<string, StoredWallet>;
@@ -38,6 +51,13 @@ type State = {
   /** Venue nonces already signed per wallet (a replayed nonce is refused). */
   nonces: Record<string, number[]>;
   outbox: Outgoing[];
+  /** Completed answers per Idempotency-Key (tenant-wide, as Steward keys them). */
+  idempotent: Record<string, IdempotentAnswer>;
+  /** Transactions by Steward's txId (pending approvals, refusals, broadcasts). */
+  transactions: Record<string, TxRecord>;
+  /** Steward policy rules per agent (`PUT /agents/:id/policies`). */
+  rules: Record<string, PolicyRule[]>;
+  webhooks: Record<string, StoredWebhook>;
 };
 
 const EMPTY = (): State => ({
@@ -50,6 +70,10 @@ const EMPTY = (): State => ({
   leverage: {},
   nonces: {},
   outbox: [],
+  idempotent: {},
+  transactions: {},
+  rules: {},
+  webhooks: {},
 });
 /** Venue nonces remembered per wallet (the venue keeps fewer). */
 const NONCES_KEPT = 200;
@@ -155,9 +179,13 @@ export class StewardStore {
       nonce?: number;
       webhook?: Outgoing;
       tx?: [string, StoredTx];
+      transaction?: TxRecord;
+      webhooks?: Outgoing[];
     },
   ): void {
     if (r.tx) this.#state.txs[r.tx[0]] = r.tx[1];
+    if (r.transaction) this.#state.transactions[r.transaction.id] = r.transaction;
+    if (r.webhooks) this.#state.outbox.push(...r.webhooks);
     if (r.entry) this.#state.ledger[walletId] = [...this.ledger(walletId), r.entry];
     if (r.leverage) {
       this.#state.leverage[walletId] = {
@@ -176,8 +204,36 @@ export class StewardStore {
   outbox(): readonly Outgoing[] {
     return this.#state.outbox;
   }
-  delivered(sourceEventId: string): void {
-    this.#state.outbox = this.#state.outbox.filter((o) => o.body.sourceEventId !== sourceEventId);
+  delivered(deliveryId: string): void {
+    this.#state.outbox = this.#state.outbox.filter((o) => o.body.deliveryId !== deliveryId);
+    this.#save();
+  }
+  idempotent(key: string): IdempotentAnswer | undefined {
+    return this.#state.idempotent[key];
+  }
+  setIdempotent(key: string, a: IdempotentAnswer): void {
+    this.#state.idempotent[key] = a;
+    this.#save();
+  }
+  transaction(txId: string): TxRecord | undefined {
+    return this.#state.transactions[txId];
+  }
+  setTransaction(t: TxRecord): void {
+    this.#state.transactions[t.id] = t;
+    this.#save();
+  }
+  rules(walletId: string): PolicyRule[] {
+    return this.#state.rules[walletId] ?? [];
+  }
+  setRules(walletId: string, rules: PolicyRule[]): void {
+    this.#state.rules[walletId] = rules;
+    this.#save();
+  }
+  webhooks(): StoredWebhook[] {
+    return Object.values(this.#state.webhooks);
+  }
+  addWebhook(w: StoredWebhook): void {
+    this.#state.webhooks[w.id] = w;
     this.#save();
   }
   #initialPolicy(walletId: string): void {

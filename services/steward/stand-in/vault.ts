@@ -1,0 +1,282 @@
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { type Hex, keccak256, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Intent } from "../../../lib/policy/intent.ts";
+import { decodeBscTransaction } from "../../../lib/policy/spot.ts";
+import type { TxRecord } from "../protocol.ts";
+import type { Emit } from "./outbox.ts";
+import { type Decision, decide, ledgerEntry } from "./policy.ts";
+import { bnbUsd, type PerpsVenue, type SpotChain } from "./snapshot.ts";
+import type { StewardStore } from "./store.ts";
+
+export type VaultDeps = {
+  store: StewardStore;
+  lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
+  now: () => Date;
+  chainId: number;
+  client: PublicClient;
+  spot?: SpotChain;
+  perps?: PerpsVenue;
+  platform: Hex[];
+  emit: Emit;
+  afterPolicyRead?: (walletId: string) => Promise<void>;
+};
+
+type SignBody = {
+  to?: unknown;
+  value?: unknown;
+  data?: unknown;
+  chainId?: unknown;
+  broadcast?: unknown;
+  gasLimit?: unknown;
+};
+const bad = (error: string) => ({ ok: false as const, error });
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT = /^(0|[1-9]\d{0,77})$/;
+
+/**
+ * `/vault/:agentId/*` as Steward answers it: sign (validated as Steward does; a broadcast needs
+ * `Idempotency-Key`; refused 403 `{txId, results}`, held 202 `pending_approval`, else 200
+ * `{txId, txHash}`), the transaction record, sign-message and the addresses. The policy is
+ * the service's chain (policy.ts) standing in for Steward's engine (docs/policies.md).
+ *
+ * @example
+ * app.route("/vault", vaultRoutes(deps));
+ */
+export function vaultRoutes(d: VaultDeps) {
+  const app = new Hono();
+  app.get("/:agentId/addresses", (c) => {
+    const w = d.store.wallet(c.req.param("agentId"));
+    if (!w) return c.json(bad("Agent not found"), 404);
+    return c.json({
+      ok: true,
+      data: { agentId: w.walletId, addresses: [{ chainFamily: "evm", address: w.address }] },
+    });
+  });
+  app.get("/:agentId/transactions/:txId", (c) => {
+    const t = d.store.transaction(c.req.param("txId"));
+    if (!t || t.agentId !== c.req.param("agentId"))
+      return c.json(bad("Transaction not found"), 404);
+    return c.json({ ok: true, data: t });
+  });
+
+  app.post("/:agentId/sign", async (c) => {
+    const w = d.store.wallet(c.req.param("agentId"));
+    if (!w) return c.json(bad("Agent not found"), 404);
+    const b = (await c.req.json().catch(() => undefined)) as SignBody | undefined;
+    if (!b || typeof b !== "object") return c.json(bad("Invalid JSON in request body"), 400);
+    if (typeof b.to !== "string" || !b.to) return c.json(bad("'to' address is required"), 400);
+    if (!ADDRESS.test(b.to))
+      return c.json(bad("'to' must be a valid Ethereum address (0x + 40 hex chars)"), 400);
+    if (b.value === undefined || b.value === null)
+      return c.json(bad("'value' is required (wei amount as string)"), 400);
+    if (typeof b.value !== "string" || !UINT.test(b.value))
+      return c.json(bad("'value' must be a uint256 wei string"), 400);
+    if (
+      b.data !== undefined &&
+      !(typeof b.data === "string" && /^0x([0-9a-fA-F]{2})*$/.test(b.data))
+    ) {
+      return c.json(bad("'data' must be 0x-prefixed hex"), 400);
+    }
+    if (b.chainId !== undefined && b.chainId !== d.chainId)
+      return c.json(bad(`Unsupported chainId (this signer serves ${d.chainId})`), 400);
+    if (b.gasLimit !== undefined && !(typeof b.gasLimit === "string" && UINT.test(b.gasLimit))) {
+      return c.json(bad("'gasLimit' must be a decimal string"), 400);
+    }
+    if (b.broadcast === false)
+      return c.json(
+        bad("This signer only signs and broadcasts (broadcast: false is not served)"),
+        400,
+      );
+    const idem = c.req.header("idempotency-key");
+    if (!idem) return c.json(bad("Broadcast signing requires an Idempotency-Key header"), 428);
+    const to = b.to as Hex;
+    const data = b.data as Hex | undefined;
+    const value = BigInt(b.value);
+    const key = `${w.walletId}:${idem}`;
+    // The version current when the call started decides it, whatever is saved meanwhile.
+    const policy = d.store.policy(w.walletId);
+    if (!policy) return c.json(bad("Agent not found"), 404);
+    await d.afterPolicyRead?.(w.walletId);
+    return d.lock(`wallet:${w.walletId}`, async () => {
+      const known = d.store.tx(key);
+      if (known) {
+        // Signed once: re-broadcast (a no-op if it is already in the pool or mined).
+        await d.client.sendRawTransaction({ serializedTransaction: known.raw }).catch(() => {});
+        return c.json({ ok: true, data: { txId: known.txId ?? key, txHash: known.hash } });
+      }
+      const intent = await decodeIntent(d, w.address, { to, value, data });
+      const decision = await decide({
+        policy,
+        intent: intent.intent,
+        now: d.now(),
+        wallet: w.address,
+        ledger: d.store.ledger(w.walletId),
+        spot: d.spot,
+        perps: d.perps,
+        preread: { bnbPrice: intent.bnbPrice },
+      });
+      const txId = randomUUID();
+      const record = (status: TxRecord["status"], txHash?: Hex): TxRecord => ({
+        id: txId,
+        agentId: w.walletId,
+        status,
+        txHash: txHash ?? null,
+        policyResults: decision.denial?.results ?? [],
+      });
+      if (decision.denial) {
+        const manual = decision.denial.decision.manual;
+        const info = { txId, results: decision.denial.results, decision: decision.denial.decision };
+        const ev = d.emit(w.walletId, manual ? "tx.pending" : "policy.violation", {
+          ...info,
+          policy: decision.data,
+        });
+        d.store.record(w.walletId, {
+          transaction: record(manual ? "pending" : "rejected"),
+          webhooks: ev.outgoing,
+        });
+        ev.deliver();
+        return manual
+          ? c.json(
+              {
+                ok: false,
+                error: "Transaction requires manual approval",
+                data: { ...info, status: "pending_approval" },
+              },
+              202,
+            )
+          : c.json({ ok: false, error: "Transaction rejected by policy", data: info }, 403);
+      }
+      return signAndSend(d, c, {
+        w,
+        to,
+        value,
+        data,
+        gasLimit: b.gasLimit as string | undefined,
+        key,
+        txId,
+        decision,
+        record,
+      });
+    });
+  });
+
+  app.post("/:agentId/sign-message", async (c) => {
+    const w = d.store.wallet(c.req.param("agentId"));
+    if (!w) return c.json(bad("Agent not found"), 404);
+    const body = (await c.req.json().catch(() => undefined)) as { message?: unknown } | undefined;
+    if (!body) return c.json(bad("Invalid JSON in request body"), 400);
+    if (typeof body.message !== "string" || !body.message.trim())
+      return c.json(bad("'message' is required"), 400);
+    const signature = await privateKeyToAccount(d.store.unseal(w)).signMessage({
+      message: body.message,
+    });
+    return c.json({ ok: true, data: { signature } });
+  });
+  return app;
+}
+
+async function decodeIntent(d: VaultDeps, wallet: Hex, tx: { to: Hex; value: bigint; data?: Hex }) {
+  try {
+    const toRouter = d.spot && tx.to.toLowerCase() === d.spot.router;
+    const bnbPrice = toRouter && d.spot ? await bnbUsd(d.spot) : { answer: 0n, decimals: 8 };
+    const intent = decodeBscTransaction(tx, {
+      wallet,
+      router: d.spot?.router ?? "",
+      wbnb: d.spot?.wbnb ?? "",
+      platform: d.platform,
+      bnbUsd: bnbPrice,
+    });
+    return { intent, bnbPrice };
+  } catch (error) {
+    const intent: Intent = {
+      kind: "unknown",
+      manual: false,
+      code: "state_unavailable",
+      reason: `the BNB price could not be read: ${(error as Error).message.split("\n")[0]}`,
+      summary: { to: tx.to.toLowerCase() },
+    };
+    return { intent, bnbPrice: undefined };
+  }
+}
+
+async function signAndSend(
+  d: VaultDeps,
+  // biome-ignore lint/suspicious/noExplicitAny: Hono's context of the route above
+  c: any,
+  s: {
+    w: NonNullable<ReturnType<StewardStore["wallet"]>>;
+    to: Hex;
+    value: bigint;
+    data?: Hex;
+    gasLimit?: string;
+    key: string;
+    txId: string;
+    decision: Decision;
+    record: (status: TxRecord["status"], txHash?: Hex) => TxRecord;
+  },
+) {
+  const account = privateKeyToAccount(d.store.unseal(s.w));
+  const [nonce, gasPrice] = await Promise.all([
+    d.client.getTransactionCount({ address: account.address, blockTag: "pending" }),
+    d.client.getGasPrice(),
+  ]);
+  let gas: bigint;
+  try {
+    gas = s.gasLimit
+      ? BigInt(s.gasLimit)
+      : ((await d.client.estimateGas({
+          account: account.address,
+          to: s.to,
+          value: s.value,
+          data: s.data,
+        })) *
+          12n) /
+        10n;
+  } catch (error) {
+    // As Steward answers an RPC failure: 502 with the node's message.
+    return c.json({ ok: false, error: (error as Error).message.split("\n")[0] }, 502);
+  }
+  const raw = await account.signTransaction({
+    type: "legacy",
+    chainId: d.chainId,
+    nonce,
+    to: s.to,
+    value: s.value,
+    data: s.data,
+    gas,
+    gasPrice,
+  });
+  const hash = keccak256(raw);
+  const signed = d.emit(s.w.walletId, "tx.signed", {
+    txId: s.txId,
+    txHash: hash,
+    policy: { ...s.decision.data, txHash: hash },
+  });
+  // One write before broadcasting: a crash now re-broadcasts, never re-signs, and the
+  // budget and the event are kept with the signature.
+  d.store.record(s.w.walletId, {
+    tx: [s.key, { hash, raw, txId: s.txId }],
+    transaction: s.record("signed", hash),
+    entry: ledgerEntry(s.decision, hash),
+    webhooks: signed.outgoing,
+  });
+  signed.deliver();
+  await d.client.sendRawTransaction({ serializedTransaction: raw });
+  const sent = d.emit(s.w.walletId, "transaction.broadcasted", {
+    txId: s.txId,
+    txHash: hash,
+    chainId: d.chainId,
+    status: "broadcast",
+    to: s.to,
+    value: s.value.toString(),
+  });
+  d.store.record(s.w.walletId, {
+    transaction: s.record("broadcast", hash),
+    webhooks: sent.outgoing,
+  });
+  sent.deliver();
+  const decision = { policyId: s.decision.policy.policyId, version: s.decision.policy.version };
+  return c.json({ ok: true, data: { txId: s.txId, txHash: hash, decision } });
+}
