@@ -8,7 +8,7 @@ import { killStale } from "../lib/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { SUPERVISOR_LIMITS } from "./limits.ts";
 import { restartDecision } from "./restart-policy.ts";
-import { startIndexerWatchdog } from "./watchdog.ts";
+import { rpcErrorInLog, startIndexerWatchdog } from "./watchdog.ts";
 
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
 
@@ -127,6 +127,8 @@ export async function runSupervisor(config: Config): Promise<void> {
     const env = { ...process.env, DATABASE_URL: databaseUrl, LAUNCHPAD_DATA_DIR: config.dataDir };
     let started = false;
     let watchdog: ReturnType<typeof startIndexerWatchdog> | undefined;
+    // The last RPC error the indexer role logged: the watchdog names it when it gives up.
+    let lastRpcError: string | undefined;
     const launch = (role: Role, restarts: number[] = []) => {
       // Own process group: Ctrl-C reaches only the supervisor, which stops roles in order.
       const child = spawn(process.execPath, [BIN, role], {
@@ -138,6 +140,7 @@ export async function runSupervisor(config: Config): Promise<void> {
       // Every (re)start of the indexer gets the watchdog's boot grace.
       if (role === "indexer") watchdog?.reset();
       const onLine = (line: string) => {
+        if (role === "indexer") lastRpcError = rpcErrorInLog(line) ?? lastRpcError;
         m.tail.push(line);
         if (m.tail.length > SUPERVISOR_LIMITS.tailLines) m.tail.shift();
         say(role, line);
@@ -206,6 +209,12 @@ export async function runSupervisor(config: Config): Promise<void> {
         if (stopping || !indexer) return;
         say("launchpad", `watchdog: ${reason}; restarting the indexer`);
         stopChild(indexer.child);
+      },
+      giveUp: (reason) => {
+        say(
+          "launchpad",
+          `watchdog: ${reason}, as before the last restart: not restarting the indexer again (the status stays stale until the index moves). Last RPC error: ${lastRpcError ?? "none seen"}. Check that the chain's RPC (BSC_RPC_URL, ARBITRUM_RPC_URL) answers that call; on the local devnet, \`launchpad reindex\` rebuilds the index, or delete ${config.dataDir}/devnet to start over with a new chain.`,
+        );
       },
     });
     stack.push({ name: "watchdog", stop: watchdog.stop });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexerStall } from "./watchdog.ts";
+import { indexerStall, restartHelps, rpcErrorInLog } from "./watchdog.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const iso = (t: number) => new Date(t).toISOString();
@@ -79,5 +79,35 @@ describe("indexerStall", () => {
     expect(indexerStall(first, now + 61_000, watching, 60_000, 180_000)).toBe(
       "the indexer has not reported for 61 s",
     );
+  });
+});
+
+describe("restartHelps", () => {
+  const at = (indexed: number) =>
+    report({ at: T0, indexed, head: indexed + 100, advancedAt: T0, headMovedAt: T0 });
+
+  it("does not restart again an index stuck where it was before the last restart", () => {
+    expect(restartHelps(768, at(768))).toBe(false);
+  });
+
+  it("restarts an index that moved since, or a first stall", () => {
+    expect(restartHelps(768, at(800))).toBe(true);
+    expect(restartHelps(null, at(768))).toBe(true);
+  });
+});
+
+describe("rpcErrorInLog", () => {
+  it("tells the chain, the call and the message of Ponder's RPC error line", () => {
+    const line = JSON.stringify({
+      level: 40,
+      msg: "Received JSON-RPC error",
+      chain: "arbitrum",
+      request: JSON.stringify({ method: "eth_getBlockByNumber", params: ["0x1e0", false] }),
+      error: { shortMessage: 'Block at number "0x1e0" could not be found.' },
+    });
+    expect(rpcErrorInLog(line)).toBe(
+      'arbitrum eth_getBlockByNumber ["0x1e0",false]: Block at number "0x1e0" could not be found.',
+    );
+    expect(rpcErrorInLog('{"msg":"Indexed block"}')).toBeUndefined();
   });
 });

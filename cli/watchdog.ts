@@ -42,20 +42,39 @@ export function indexerStall(
 }
 
 /**
+ * Whether a stall calls for a restart: not when the index is stuck at the block where it was
+ * stuck before the last restart (that restart did not help; another one would not either).
+ * A role that stopped reporting is always restarted.
+ *
+ * @example
+ * restartHelps(2055, report); // false when report's index is still at 2055
+ */
+export function restartHelps(stuckBeforeRestart: number | null, report: IndexerReport): boolean {
+  const block = report?.progress.indexedBlock ?? null;
+  return block === null || block !== stuckBeforeRestart;
+}
+
+/**
  * The supervisor's watchdog over the indexer role: every `checkEveryMs` reads the role's
- * heartbeat and calls `restart` with the reason when `indexerStall` finds one. The supervisor
- * calls `reset` whenever it (re)starts the role, for whatever reason, so each start gets its
- * boot grace.
+ * heartbeat and calls `restart` with the reason when `indexerStall` finds one. When a restart
+ * did not help (stuck at the same block again), it calls `giveUp` once instead and restarts no
+ * more until the index moves. The supervisor calls `reset` whenever it (re)starts the role, for
+ * whatever reason, so each start gets its boot grace.
  */
 export function startIndexerWatchdog(p: {
   databaseUrl: string;
   restart: (reason: string) => void;
+  giveUp: (reason: string) => void;
   checkEveryMs?: number;
   stallMs?: number;
 }) {
   const sql = createSql(p.databaseUrl, { max: 1, appName: "launchpad-watchdog" });
   let startedAt = Date.now();
   let running = false;
+  // The block the index was stuck at when the watchdog last restarted the role, and whether it
+  // has given up on it.
+  let stuckAt: number | null = null;
+  let gaveUp = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
@@ -64,11 +83,23 @@ export function startIndexerWatchdog(p: {
       const report = hb
         ? { at: hb.beatAt.getTime(), progress: hb.detail as IndexerProgress }
         : undefined;
-      const reason = indexerStall(report, Date.now(), startedAt, p.stallMs);
-      if (reason) {
-        startedAt = Date.now();
-        p.restart(reason);
+      const block = report?.progress.indexedBlock ?? null;
+      if (stuckAt !== null && block !== null && block !== stuckAt) {
+        stuckAt = null;
+        gaveUp = false;
       }
+      const reason = indexerStall(report, Date.now(), startedAt, p.stallMs);
+      if (!reason) return;
+      const fresh =
+        report !== undefined && Date.now() - report.at <= (p.stallMs ?? WATCHDOG_LIMITS.stallMs);
+      if (fresh && !restartHelps(stuckAt, report)) {
+        if (!gaveUp) p.giveUp(reason);
+        gaveUp = true;
+        return;
+      }
+      stuckAt = fresh ? block : null;
+      startedAt = Date.now();
+      p.restart(reason);
     } finally {
       running = false;
     }
@@ -84,4 +115,27 @@ export function startIndexerWatchdog(p: {
       await sql.end({ timeout: 1 });
     },
   };
+}
+
+/**
+ * The RPC error in a Ponder log line ("Received JSON-RPC error"), told briefly: the chain, the
+ * call and the message. Undefined for any other line.
+ *
+ * @example
+ * rpcErrorInLog(line); // 'arbitrum eth_getBlockByNumber ["0x1e0",false]: Block at number "0x1e0" could not be found.'
+ */
+export function rpcErrorInLog(line: string): string | undefined {
+  if (!line.includes("Received JSON-RPC error")) return;
+  try {
+    const e = JSON.parse(line) as {
+      chain?: string;
+      request?: string;
+      error?: { shortMessage?: string; message?: string };
+    };
+    const req = e.request ? (JSON.parse(e.request) as { method?: string; params?: unknown }) : {};
+    const msg = e.error?.shortMessage ?? e.error?.message?.split("\n")[0] ?? "unknown error";
+    return `${e.chain ?? "?"} ${req.method ?? "?"} ${JSON.stringify(req.params ?? [])}: ${msg}`;
+  } catch {
+    return;
+  }
 }

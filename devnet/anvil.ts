@@ -3,10 +3,16 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createPublicClient, type Hex, http } from "viem";
+import type { Config } from "../lib/config.ts";
 import { pipeLines } from "../lib/lines.ts";
 import { residentBytes } from "../lib/process-memory.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
-import { adoptExitDumpInChild, dumpStateInChild, exitDumpPath } from "./state-file.ts";
+import {
+  adoptExitDumpInChild,
+  type DumpSizes,
+  dumpStateInChild,
+  exitDumpPath,
+} from "./state-file.ts";
 
 /** Standard test mnemonic; anvil derives accounts 0..9 from it. */
 export const DEVNET_MNEMONIC = "test test test test test test test test test test test junk";
@@ -43,6 +49,15 @@ export type StartAnvilReturnType = {
   /** Graceful stop: anvil writes its state file on SIGTERM. */
   stop: () => Promise<void>;
 };
+
+/**
+ * Test mode only: a lower dump-size threshold for the devnet's own restarts of anvil
+ * (`LAUNCHPAD_TEST_ANVIL_SHED_BYTES`), so a test sees one after a few thousand blocks.
+ */
+export function testAnvilShedBytes(config: Pick<Config, "LAUNCHPAD_ENV">): number | undefined {
+  const v = process.env.LAUNCHPAD_TEST_ANVIL_SHED_BYTES;
+  return config.LAUNCHPAD_ENV === "test" && v ? Number(v) : undefined;
+}
 
 /** Path of the platform's anvil binary shipped by `@foundry-rs/anvil`. */
 export function anvilBinary(): string {
@@ -83,6 +98,7 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     await adoptExitDumpInChild(statePath);
     child = await spawnAnvil(p, host, rpcUrl, true);
     baselineRss = undefined;
+    lastHead = undefined;
     miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
     p.onLine?.(
       `restarted anvil from the state file (same chain, RPC down ${((Date.now() - started) / 1000).toFixed(1)} s): ${why}`,
@@ -102,6 +118,20 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
       return `its memory grew by ${Math.round((rss - baselineRss) / 1e6)} MB to ${Math.round(rss / 1e6)} MB`;
     return undefined;
   };
+  // A client mining a burst of blocks (`anvil_mine` of thousands, often in several calls) would
+  // see its call refused if anvil restarted under it: the restart waits for a dump interval in
+  // which the head moved at the devnet's own pace.
+  const dumpIntervalMs = p.stateDumpIntervalMs ?? DEVNET_LIMITS.stateDumpIntervalMs;
+  const ownPace =
+    p.blockTime > 0
+      ? Math.ceil(dumpIntervalMs / (p.blockTime * 1000)) * 2 + DEVNET_LIMITS.burstSlackBlocks
+      : DEVNET_LIMITS.burstSlackBlocks;
+  let lastHead: number | undefined;
+  const inBurst = (head: number): boolean => {
+    const burst = lastHead === undefined || head - lastHead > ownPace;
+    lastHead = head;
+    return burst;
+  };
   const dumps = p.statePath
     ? startStateDumps({
         rpcUrl,
@@ -109,9 +139,10 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
         intervalMs: p.stateDumpIntervalMs,
         log: p.onLine,
         paused: () => restarting !== undefined,
-        dumped: ({ bytes, rawBytes }) => {
+        dumped: ({ bytes, rawBytes, head }) => {
+          const burst = inBurst(head);
           const why = restarting ? undefined : restartReason(rawBytes - bytes);
-          if (!why) return;
+          if (!why || burst) return;
           restarting = restart(why)
             .catch((error: unknown) => p.onLine?.(`anvil restart failed: ${String(error)}`))
             .finally(() => {
@@ -233,7 +264,7 @@ function startStateDumps(p: {
   log?: (line: string) => void;
   /** True while anvil restarts: no dump then. */
   paused: () => boolean;
-  dumped: (sizes: { bytes: number; rawBytes: number }) => void;
+  dumped: (sizes: DumpSizes) => void;
 }) {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {

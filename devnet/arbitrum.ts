@@ -9,7 +9,7 @@ import { type Config, ConfigError } from "../lib/config.ts";
 import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
 import { devnetAccounts } from "./accounts.ts";
-import { startAnvil } from "./anvil.ts";
+import { startAnvil, testAnvilShedBytes } from "./anvil.ts";
 import { dumpState } from "./state-file.ts";
 
 type Address = `0x${string}`;
@@ -94,6 +94,7 @@ export async function runArbitrumDevnet(p: {
     blockTime: config.DEVNET_BLOCK_TIME,
     statePath,
     onLine: p.log,
+    restartAboveShedBytes: testAnvilShedBytes(config),
     onSpawn: (pid) => writeFileSync(pidPath, String(pid)),
   });
   try {

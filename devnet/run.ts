@@ -5,7 +5,7 @@ import { parseEther } from "viem";
 import { type Config, ConfigError } from "../lib/config.ts";
 import { isPortFree } from "../lib/net.ts";
 import { killStale } from "../lib/pidfile.ts";
-import { startAnvil } from "./anvil.ts";
+import { startAnvil, testAnvilShedBytes } from "./anvil.ts";
 import { type RunArbitrumDevnetReturnType, runArbitrumDevnet } from "./arbitrum.ts";
 import { deployDevnet } from "./deploy.ts";
 import type { DeploymentRecord } from "./record.ts";
@@ -46,6 +46,7 @@ export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturn
     blockTime: config.DEVNET_BLOCK_TIME,
     statePath,
     onLine: p.log,
+    restartAboveShedBytes: testAnvilShedBytes(config),
     // Anvil restarts now and then (DEVNET_LIMITS.restartAboveShedBytes): the file names the
     // current one, for the next start to stop if this supervisor dies.
     onSpawn: (pid) => writeFileSync(pidPath, String(pid)),

@@ -40,6 +40,9 @@ export async function dumpState(
   return (await dumpStateSized(rpcUrl, path, timeoutMs)).bytes;
 }
 
+/** What a dump wrote: the file's bytes, anvil's own dump's bytes, and the head it holds. */
+export type DumpSizes = { bytes: number; rawBytes: number; head: number };
+
 /**
  * `dumpState`, also telling how big anvil's own dump was (`rawBytes`, JSON): what anvil holds
  * beyond the file (old empty blocks, call traces) is `rawBytes - bytes`, and a restart from the
@@ -49,7 +52,7 @@ export async function dumpStateSized(
   rpcUrl: string,
   path: string,
   timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
-): Promise<{ bytes: number; rawBytes: number }> {
+): Promise<DumpSizes> {
   const res = await fetch(rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -64,7 +67,11 @@ export async function dumpStateSized(
   const tmp = `${path}.tmp`;
   await writeFile(tmp, text);
   await rename(tmp, path);
-  return { bytes: Buffer.byteLength(text), rawBytes: json.length };
+  return {
+    bytes: Buffer.byteLength(text),
+    rawBytes: json.length,
+    head: Number(state.best_block_number ?? 0),
+  };
 }
 
 /**
@@ -78,14 +85,14 @@ export async function dumpStateInChild(
   rpcUrl: string,
   path: string,
   timeoutMs: number = DEVNET_LIMITS.stateDumpTimeoutMs,
-): Promise<{ bytes: number; rawBytes: number }> {
+): Promise<DumpSizes> {
   const { stdout } = await execFileAsync(
     process.execPath,
     [CHILD, "dump", rpcUrl, path, String(timeoutMs)],
     // The child's own timeout covers the RPC; this one covers the process.
     { timeout: timeoutMs * 2, killSignal: "SIGKILL", maxBuffer: 64 * 1024 },
   );
-  return JSON.parse(stdout) as { bytes: number; rawBytes: number };
+  return JSON.parse(stdout) as DumpSizes;
 }
 
 /**

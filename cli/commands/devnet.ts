@@ -44,8 +44,10 @@ export function devnetCommand(): Command {
           : `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}${SAMPLE_PATHS.image}`;
         // webhookSecrets: what a local sender signs inbound webhooks with (generated locally).
         const webhookSecrets = resolveWebhookSecrets(config);
+        const { localEndpoints } = await import("../devnet-endpoints.ts");
+        const local = localEndpoints(config);
         process.stdout.write(
-          `${JSON.stringify({ ...record, sampleImageUrl, webhookSecrets }, null, 2)}\n`,
+          `${JSON.stringify({ ...record, sampleImageUrl, webhookSecrets, ...local }, null, 2)}\n`,
         );
         return;
       }

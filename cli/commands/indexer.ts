@@ -14,6 +14,12 @@ import {
 import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
 import { rpcHeadNumber, startLagTracking } from "../../lib/indexer/lag.ts";
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
+import {
+  blockIsGone,
+  healSyncGaps,
+  missingBlockInLog,
+  type SyncChain,
+} from "../../lib/indexer/sync-gaps.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { loadServiceConfig } from "../config.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
@@ -57,9 +63,51 @@ export function indexerCommand(): Command {
       let stopping = false;
       let switching = false;
 
-      const run = () => {
+      // The chains as Ponder names them (ponder.config.ts), for the sync-cache check.
+      const syncChains: SyncChain[] = [
+        { name: "bsc", chainId: chain.chainId, rpcUrl: chain.rpcUrls[0] as string },
+      ];
+      if (arbitrum)
+        syncChains.push({ name: "arbitrum", chainId: arbitrum.chainId, rpcUrl: arbitrum.rpcUrl });
+      // A block Ponder asks for that a restored devnet no longer has: checked once, then Ponder
+      // is restarted past it (blocks already handled are not restarted for again).
+      const goneHandled = new Set<string>();
+      let checkingGone = false;
+      const onMissingBlock = async (m: { chain: string; block: number }) => {
+        const c = syncChains.find((x) => x.name === m.chain);
+        const key = `${m.chain}:${m.block}`;
+        if (!c || checkingGone || goneHandled.has(key) || stopping || switching) return;
+        checkingGone = true;
+        try {
+          if (!(await blockIsGone(c.rpcUrl, m.block))) return;
+          goneHandled.add(key);
+          log.warn(
+            { chain: m.chain, block: m.block },
+            `ponder asks ${m.chain} for block ${m.block}, which the chain no longer has (a devnet restarted from its state file keeps only recent empty blocks): restarting ponder from its cache`,
+          );
+          switching = true;
+          await stopPonder(child);
+          switching = false;
+          await run();
+        } finally {
+          checkingGone = false;
+        }
+      };
+
+      const run = async () => {
         let buildChanged = false;
         const current = deployment;
+        // A devnet restored from its state file may lack the block where Ponder's sync cache
+        // ends; Ponder would wait for it forever.
+        const gaps = await healSyncGaps(sql, syncChains).catch((error: unknown) => {
+          log.warn({ err: error }, "could not check Ponder's sync cache against the chain");
+          return [];
+        });
+        for (const g of gaps)
+          log.warn(
+            g,
+            `${g.chain}: block ${g.missingBlock}, where Ponder's sync cache ends, is not on the chain (a devnet restarted from its state file keeps only recent empty blocks): re-syncing ${g.chain} from block ${g.resyncFrom}`,
+          );
         log.info({ ...current, views: config.VIEWS_SCHEMA }, "starting ponder");
         const c = spawnPonder({
           config,
@@ -69,6 +117,8 @@ export function indexerCommand(): Command {
           viewsSchema: config.VIEWS_SCHEMA,
           onLine: (line) => {
             if (line.includes("previously used by a different Ponder app")) buildChanged = true;
+            const missing = missingBlockInLog(line);
+            if (missing) void onMissingBlock(missing);
             process.stdout.write(`${line}\n`);
           },
         });
@@ -86,7 +136,7 @@ export function indexerCommand(): Command {
               );
               await setLiveDeployment(sql, next);
               deployment = next;
-              run();
+              await run();
             })();
             return;
           }
@@ -94,7 +144,7 @@ export function indexerCommand(): Command {
           process.exit(code ?? 1);
         });
       };
-      run();
+      await run();
       void waitForPonder(config.PONDER_PORT, "/health").then(reportReady);
 
       // `launchpad reindex` builds a new deployment beside this one and, once it has caught up
@@ -112,7 +162,7 @@ export function indexerCommand(): Command {
         await stopPonder(child);
         deployment = live;
         switching = false;
-        run();
+        await run();
         await dropDeployment(sql, previous.schema).catch((error: unknown) =>
           log.warn({ err: error, schema: previous.schema }, "could not drop the old schema"),
         );

@@ -1,0 +1,41 @@
+import { readArbitrumRecord } from "../devnet/arbitrum.ts";
+import type { Config } from "../lib/config.ts";
+import { resolveServices } from "../lib/services.ts";
+import { resolveHyperliquid } from "../services/hyperliquid/config.ts";
+import { resolveSafeTxService } from "../services/safe-tx-service/config.ts";
+import { resolveX } from "../services/x/config.ts";
+
+/** The USDC stand-in's decimals (contracts/src/DevnetUsdc.sol, as Circle's USDC). */
+const USDC_DECIMALS = 6;
+
+/**
+ * Every endpoint a user or a test of the local stack needs beside the contracts: the base URL of
+ * each stand-in as the service's own configuration uses it (a configured real service shows as
+ * such), and the second chain's RPC and USDC token. URLs only, never credentials.
+ *
+ * @example
+ * localEndpoints(loadConfig()).services.steward; // "http://127.0.0.1:3011"
+ */
+export function localEndpoints(config: Config) {
+  const services = resolveServices(config);
+  const x = resolveX(config);
+  const arbitrum = readArbitrumRecord(config.dataDir);
+  return {
+    services: {
+      steward: services.steward.url,
+      fourMeme: services.launchpadApi.url,
+      x: x ? { apiUrl: x.apiUrl, oauthUrl: x.oauthUrl } : null,
+      hyperliquid: resolveHyperliquid(config)?.apiUrl ?? null,
+      safeTransactionService: resolveSafeTxService(config)?.apiUrl ?? null,
+    },
+    arbitrum: arbitrum
+      ? {
+          chainId: arbitrum.chainId,
+          rpcUrl: config.ARBITRUM_RPC_URL ?? arbitrum.rpcUrl,
+          usdc: { address: arbitrum.usdc, decimals: USDC_DECIMALS },
+          bridge: arbitrum.bridge,
+          deployedAtBlock: arbitrum.deployedAtBlock,
+        }
+      : null,
+  };
+}
