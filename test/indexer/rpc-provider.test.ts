@@ -112,7 +112,9 @@ describe("the proxy with a profile", () => {
     expect(answers).toHaveLength(30);
     expect(answers[0]).toMatchObject({ id: 0, error: { code: 429 } });
     expect((await call("eth_blockNumber")).status).toBe(200);
-    const refused = await (await call("eth_getLogs", params(0, 2_000))).json();
+    const refused = (await (await call("eth_getLogs", params(0, 2_000))).json()) as {
+      error: { message: string };
+    };
     expect(refused.error.message).toContain("this block range should work: [0x0, 0x7cf]");
     await call("eth_getLogs", [{ blockHash: `0x${"1".repeat(64)}`, topics: [] }]);
     const s = proxy.stats();
