@@ -2,18 +2,12 @@ import type { PublicClient } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { readDeploymentRecord } from "../../devnet/record.ts";
 import { runStoryline } from "../../devnet/storyline/run.ts";
-import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "../helpers/cli.ts";
+import { isolatedEnv, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import { chainClient, launchEnv, stackSql } from "../helpers/launch.ts";
-import { tradeBurst } from "../helpers/scenario-burst.ts";
-import { checkIndex, dumpTables } from "../helpers/scenario-check.ts";
+import { checkIndex } from "../helpers/scenario-check.ts";
 
 // `launchpad start`, activity past both chains' finality depth (BSC 30 blocks, Arbitrum 240),
-// then a stop and a start: after Ctrl-C, and across the devnet's own restart of anvil after a
-// burst of thousands of empty blocks. Each time the
-// index moves again and equals the chain; at the end it equals a fresh reindex.
-
-/** A dump-size trigger low enough that a burst of a few thousand empty blocks fires it. */
-const SHED_BYTES = 2_000_000;
+// then Ctrl-C and a start: the index moves again and equals the chain.
 
 type ChainStatus = { chainId: number; indexedBlock: string; headBlock: string | null };
 
@@ -21,10 +15,9 @@ let stack: Stack | undefined;
 afterAll(async () => stack?.cleanup());
 
 describe("a stop and start carries on", () => {
-  it("resumes after SIGINT and across the devnet's own anvil restart", async () => {
+  it("resumes after SIGINT: the index moves and equals the chain", async () => {
     const env = launchEnv(await isolatedEnv(), {
       LOG_LEVEL: "warn",
-      LAUNCHPAD_TEST_ANVIL_SHED_BYTES: String(SHED_BYTES),
     });
     const dataDir = env.LAUNCHPAD_DATA_DIR as string;
     const bsc = `http://127.0.0.1:${env.DEVNET_PORT}`;
@@ -116,43 +109,6 @@ describe("a stop and start carries on", () => {
     expect(a.moved.bsc).toBeGreaterThan(a.before.bsc);
     expect(await exact()).toEqual([]);
 
-    // (c) A burst of empty blocks in several calls: every call succeeds, the devnet restarts
-    // anvil from its state file once the burst is over, and the index catches up.
-    const s = stack;
-    const restarts = () => s.output().split("restarted anvil from the state file").length;
-    const restartsBefore = restarts();
-    for (let i = 0; i < 6; i++) await mine(bsc, 600);
-    const burstEnd = await heads();
-    await waitFor(
-      "the devnet's own restart of anvil",
-      async () => (restarts() > restartsBefore ? true : undefined),
-      90_000,
-    );
-    await reaches(s, burstEnd, 90_000);
-    await tradeBurst({
-      rpcUrl: bsc,
-      record,
-      seed: 35,
-      curveTokens: story.tokens.slice(1),
-      count: 2,
-    });
-    await reaches(s, await heads(), 60_000);
-    expect(await exact()).toEqual([]);
-
-    // The index that went through all of it equals one built from scratch.
-    const sql = stackSql(dataDir);
-    try {
-      const live = async () =>
-        String(
-          (await sql`select value->>'schema' as s from app.meta where key = 'indexer.live'`)[0]?.s,
-        );
-      const before = await dumpTables(sql as never, await live());
-      const r = await runCli(["reindex"], env, 240_000);
-      expect(r.code).toBe(0);
-      expect(await dumpTables(sql as never, await live())).toEqual(before);
-    } finally {
-      await sql.end();
-    }
-    expect(await s.stop()).toBe(0);
+    expect(await (stack as Stack).stop()).toBe(0);
   }, 900_000);
 });
