@@ -1,5 +1,5 @@
 import type { Logger } from "../lib/logger.ts";
-import type { Session } from "./auth/sessions.ts";
+import type { Session } from "./middleware/session/store.ts";
 
 /** Who made an authenticated request (set by the authentication of a later issue). */
 /** Who a request is counted as: an agent key, a signed-in user, or one of our own roles. */

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from "../lib/db/transient.ts";
 import { type ErrorDetail, issueDetails, LaunchpadError } from "../lib/errors.ts";
 import { ImageCheckError } from "../lib/image/check.ts";
 import { OutboundWebhookError } from "../lib/outbound/errors.ts";
-import type { LaunchErrorBody } from "./launch/schema.ts";
+import type { LaunchErrorBody } from "./agent-launch/schema.ts";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "./limits.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { SessionFeatures } from "../api/auth/register.ts";
-import type { LaunchFeatures } from "../api/launch/register.ts";
+import type { LaunchFeatures } from "../api/agent-launch/register.ts";
+import type { SessionFeatures } from "../api/sessions/register.ts";
 import { sagaContext } from "../jobs/launch/context.ts";
 import { previewAgentLaunch } from "../jobs/launch/preview.ts";
 import { resolveChain } from "../lib/chain.ts";
