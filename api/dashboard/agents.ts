@@ -3,6 +3,8 @@ import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation, view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -16,8 +18,6 @@ import {
   offsetList,
   okEnvelope,
 } from "../http/schemas.ts";
-import { REVALIDATE, sendCached } from "../market/read-cache.ts";
-import type { ReadDeps } from "../market/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
 import { DashboardDetailFields } from "./schemas.ts";
 

@@ -4,6 +4,7 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -18,7 +19,6 @@ import {
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ReadDeps } from "../market/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;

@@ -4,6 +4,8 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
+import { sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -21,8 +23,6 @@ import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
 import { type Bar, INTERVAL_SECONDS, INTERVALS, readCandles } from "./candles.ts";
 import { chartItemsJson } from "./chart-json.ts";
-import { sendCached } from "./read-cache.ts";
-import type { ReadDeps } from "./read-deps.ts";
 import { Usd, usdString } from "./usd.ts";
 
 const Price = z

@@ -3,6 +3,8 @@ import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -19,8 +21,6 @@ import {
 import { readViews } from "../http/views.ts";
 import { PAGINATION } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
-import { REVALIDATE, sendCached } from "./read-cache.ts";
-import type { ReadDeps } from "./read-deps.ts";
 
 export const Holder = z
   .object({

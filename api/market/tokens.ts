@@ -2,6 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
   COMMON_ERRORS,
@@ -16,8 +18,6 @@ import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
 import { pageOf } from "./ranking.ts";
-import { REVALIDATE, sendCached } from "./read-cache.ts";
-import type { ReadDeps } from "./read-deps.ts";
 import {
   filteredAddresses,
   TOKEN_SORTS,

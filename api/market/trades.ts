@@ -5,6 +5,8 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -22,8 +24,6 @@ import {
 import { readViews } from "../http/views.ts";
 import { PAGINATION } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
-import { REVALIDATE, sendCached } from "./read-cache.ts";
-import type { ReadDeps } from "./read-deps.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
 export const Trade = z

@@ -4,13 +4,13 @@ import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import { COMMON_ERRORS, ErrorEnvelope, intQuery, jsonResponse } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
 import { type Bar, INTERVAL_SECONDS, type Interval, readCandles } from "./candles.ts";
-import { REVALIDATE, sendCached } from "./read-cache.ts";
-import type { ReadDeps } from "./read-deps.ts";
 
 // A TradingView UDF datafeed (https://www.tradingview.com/charting-library-docs/latest/connecting_data/UDF/)
 // over the same candles as /tokens/{address}/chart. Symbols: a token address or a unique ticker,

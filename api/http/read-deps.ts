@@ -1,6 +1,6 @@
 import type { Sql } from "../../lib/db/client.ts";
+import { createRankings, type Rankings } from "../market/ranking.ts";
 import { type IndexedBlockTracker, indexedBlockTracker } from "./indexed-block.ts";
-import { createRankings, type Rankings } from "./ranking.ts";
 import { createReadCache, type ReadCache } from "./read-cache.ts";
 
 /** What chain-derived reads share in one API process (issue 17): see docs/market.md "Caching". */
