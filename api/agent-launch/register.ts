@@ -4,7 +4,6 @@ import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { resolveServices } from "../../lib/services.ts";
 import type { AppEnv } from "../env.ts";
-import { registerAdmin } from "../ops/admin.ts";
 import { registerMcp } from "./mcp.ts";
 import { type AgentLaunchPreviewBody, registerLaunchPreview } from "./preview.ts";
 import { registerLaunch } from "./routes.ts";
@@ -13,19 +12,16 @@ import type { LaunchDeps } from "./service.ts";
 /** What the agent launch features need from the process that serves them. */
 export type LaunchFeatures = {
   launch: LaunchDeps;
-  /** Operator endpoints answer only with this token; unset turns them off. */
+  /** Operator endpoints (api/ops) answer only with this token; unset turns them off. */
   adminToken?: string;
   /** The launch's dry run (POST /v2/agents/launch/preview); absent: that route is off. */
   preview?: (agentId: string) => Promise<AgentLaunchPreviewBody>;
 };
 
 /**
- * Registers the launch endpoint, the registration files, the operator endpoints and MCP at
- * /mcp (the webhooks are the event pipeline's: api/webhooks). MCP calls the same launch route in-process (no second copy of
- * its checks), and reads AGENT.md from the main app.
- *
- * @example
- * registerLaunchFeatures(app, { sql, features });
+ * Registers the launch endpoint, its dry run, the registration files and MCP at /mcp. MCP
+ * calls the same launch route in-process (no second copy of its checks), and reads AGENT.md
+ * from the main app.
  */
 export function registerLaunchFeatures(
   app: OpenAPIHono<AppEnv>,
@@ -40,7 +36,6 @@ export function registerLaunchFeatures(
     });
   }
   registerLaunch(app, { sql: d.sql, launch: d.features.launch });
-  registerAdmin(app, { sql: d.sql, adminToken: d.features.adminToken });
   // The launch route alone, without the per-IP limiter (the MCP request itself was counted).
   const launchOnly = new OpenAPIHono<AppEnv>();
   registerLaunch(launchOnly, { sql: d.sql, launch: d.features.launch });

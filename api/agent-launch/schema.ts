@@ -41,4 +41,3 @@ export const LaunchError = z
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .openapi("LaunchError");
-export type LaunchErrorBody = z.infer<typeof LaunchError>;

@@ -3,9 +3,9 @@ import type { LaunchRequestData, SagaRow } from "../../jobs/launch/producer.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import { countHit } from "../../lib/rate-limit.ts";
-import { HttpError } from "../errors.ts";
+import { HttpError, type LaunchErrorBody } from "../errors.ts";
 import { LAUNCH_API_LIMITS } from "../limits.ts";
-import type { LaunchErrorBody, LaunchRequestBody, LaunchResponseBody } from "./schema.ts";
+import type { LaunchRequestBody, LaunchResponseBody } from "./schema.ts";
 
 export type LaunchDeps = {
   sql: Sql;

@@ -1,14 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type ChainReader, createChainReader } from "../../lib/dashboard/chain-reader.ts";
 import { dashboardRecords, findAgentByToken, walletInventory } from "../../lib/dashboard/read.ts";
-import { featureAgent } from "../../lib/dashboard/records.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError } from "../errors.ts";
-import { isOperatorToken } from "../middleware/agent-auth/index.ts";
-import { documentFeatureRoute } from "../ops/admin-docs.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
+import { registerAgents } from "./agents.ts";
 import { registerDashboardReads } from "./reads.ts";
 import { registerDashboardWrites } from "./writes.ts";
 
@@ -26,6 +24,7 @@ export type DashboardFeatures = { chain?: ChainReader; policy?: PolicyReader };
 export type DashboardDeps = {
   sql: Sql;
   settings: ApiSettings;
+  reads: ReadDeps;
   adminToken?: string;
   features?: DashboardFeatures;
 };
@@ -62,37 +61,14 @@ async function identityRecord(sql: Sql, schema: string, id: string | null) {
 }
 
 /**
- * Registers the dashboard writes and reads and the operator's feature endpoint, and returns
- * what GET /v2/agents/{tokenAddress} adds to AgentDetail.
- *
- * @example
- * const dashboard = registerDashboard(app, { sql, settings, adminToken, features });
- * registerAgents(app, { sql, settings, detail: dashboard.detail });
+ * Registers the dashboard writes and reads, and the agents directory with what the dashboard
+ * adds to AgentDetail (GET /v2/agents/{tokenAddress}).
  */
 export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
   const rpc = d.settings.rpcUrls[0];
   const chain = d.features?.chain ?? (rpc ? createChainReader(rpc) : undefined);
   registerDashboardWrites(app, { sql: d.sql, adminToken: d.adminToken });
   registerDashboardReads(app, { sql: d.sql, settings: d.settings, chain });
-
-  // Operators: make an agent the featured one (by agentId or token address).
-  documentFeatureRoute(app);
-  app.post("/v2/admin/agents/:agent/feature", async (c) => {
-    if (!d.adminToken) {
-      throw new HttpError("not_found", {
-        message: "the operator API is off (ADMIN_TOKEN is not set)",
-      });
-    }
-    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
-      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
-    }
-    const ref = c.req.param("agent");
-    const [row] = await d.sql<{ agent_id: string }[]>`select agent_id from app.agents
-      where agent_id = ${ref} or token_address = ${ref.toLowerCase()}`;
-    if (!row) throw new HttpError("not_found", { message: `no agent ${ref}` });
-    const changed = await featureAgent(d.sql, row.agent_id, { kind: "operator", id: "admin-api" });
-    return c.json({ ok: true as const, data: { agentId: row.agent_id, featured: true, changed } });
-  });
 
   const detail = async (tokenAddress: string) => {
     const a = await findAgentByToken(d.sql, tokenAddress);
@@ -105,6 +81,7 @@ export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
     ]);
     return { ...records, featured: a.featured, wallets, identity, ...policy };
   };
+  registerAgents(app, { sql: d.sql, settings: d.settings, reads: d.reads, detail });
   return { detail };
 }
 

@@ -17,7 +17,7 @@ import {
 import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
-import { pageOf } from "./ranking.ts";
+import { pageOf, type Rankings } from "./ranking.ts";
 import {
   filteredAddresses,
   TOKEN_SORTS,
@@ -125,12 +125,18 @@ function decodeKeyset(cursor: string, sort: string, order: string): TokenKeyset 
   return { k: k.k as string, a: k.a as string };
 }
 
-export type TokenRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
+export type TokenRouteDeps = {
+  sql: Sql;
+  settings: ApiSettings;
+  reads: ReadDeps;
+  rankings: Rankings;
+};
 
 /** `GET /tokens` and `GET /tokens/{address}`, from the token, trade and feed views. */
 export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {
   const { sql, settings } = d;
-  const { tracker, cache, rankings } = d.reads;
+  const { tracker, cache } = d.reads;
+  const { rankings } = d;
   const schema = settings.viewsSchema;
   const records = async (addresses: string[], at: number) => {
     const rows = await tokenRecords(sql, schema, addresses, at);

@@ -80,10 +80,10 @@ const tradesRoute = createRoute({
 
 type Row = Record<string, string | number>;
 
-export type MarketRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
+export type TradeRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
 
 /** `GET /tokens/{address}/trades`, from the `trade` view (the chart is in chart.ts). */
-export function registerMarket(app: OpenAPIHono<AppEnv>, d: MarketRouteDeps) {
+export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");

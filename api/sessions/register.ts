@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { Sql } from "../../lib/db/client.ts";
-import type { DepositLaunchDeps } from "../deposit-launch/create.ts";
-import { registerLaunchWrites } from "../deposit-launch/write-routes.ts";
 import type { AppEnv } from "../env.ts";
 import type { ApiSettings } from "../settings.ts";
 import { registerAuth } from "./siwe-routes.ts";
@@ -13,14 +11,12 @@ import type { XOAuthDeps } from "./x-oauth.ts";
 export type SessionFeatures = {
   /** Chain reads for contract-wallet signatures; by default an HTTP client on the first RPC URL. */
   chain?: PublicClient;
-  /** Relayer, factory and chain for POST /v2/launches and the preview; absent: they answer 503. */
-  deposit?: DepositLaunchDeps;
   /** X OAuth for patrons; absent: /auth/social/* answer 503. */
   oauth?: XOAuthDeps;
 };
 
 /**
- * Registers the session endpoints (SIWE) and the writes that need a session.
+ * Registers the session endpoints: SIWE and the patrons' X login.
  *
  * @example
  * registerSessionFeatures(app, { sql, settings, env: "production" });
@@ -46,11 +42,5 @@ export function registerSessionFeatures(
     origins,
     cookie,
     oauth: d.features?.oauth,
-  });
-  registerLaunchWrites(app, {
-    sql: d.sql,
-    viewsSchema: d.settings.viewsSchema,
-    origins,
-    deposit: d.features?.deposit,
   });
 }
