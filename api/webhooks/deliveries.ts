@@ -12,7 +12,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { cursorList, ErrorEnvelope, intQuery, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { PAGINATION } from "../limits.ts";
-import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
+import { agentOf, Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
 
 function deliveryView(v: DeliveryView) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -69,7 +69,8 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       await getSubscription(d.sql, agentId, subscriptionId);
       const v = await queueTestDelivery(d.sql, { subscriptionId, agentId });
       return c.json({ ok: true as const, data: deliveryView(v) }, 202);
@@ -106,7 +107,8 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       const q = c.req.valid("query");
       const before = q.cursor ? decodeCursor(q.cursor) : undefined;
       await getSubscription(d.sql, agentId, subscriptionId);
@@ -147,7 +149,8 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId, deliveryId } = c.req.valid("param");
+      const { subscriptionId, deliveryId } = c.req.valid("param");
+      const agentId = agentOf(c);
       await getSubscription(d.sql, agentId, subscriptionId);
       const v = await redeliver(d.sql, { subscriptionId, deliveryId });
       return c.json({ ok: true as const, data: deliveryView(v) }, 202);

@@ -17,6 +17,7 @@ import { agentOrOperator } from "../middleware/agent-or-operator/index.ts";
 import { registerWebhookDeliveries } from "./deliveries.ts";
 import {
   AgentParams,
+  agentOf,
   CreateSubscriptionBody,
   SubParams,
   Subscription,
@@ -111,7 +112,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId } = c.req.valid("param");
+      const agentId = agentOf(c);
       const b = c.req.valid("json");
       await knownAgent(d.sql, agentId);
       await checkUrl(b.url, d);
@@ -142,7 +143,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId } = c.req.valid("param");
+      const agentId = agentOf(c);
       await knownAgent(d.sql, agentId);
       const items = (await listSubscriptions(d.sql, agentId)).map(subscriptionView);
       return c.json({ ok: true as const, data: { items } }, 200);
@@ -161,7 +162,8 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       const s = await getSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: subscriptionView(s) }, 200);
     },
@@ -187,7 +189,8 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       const b = c.req.valid("json");
       await getSubscription(d.sql, agentId, subscriptionId);
       if (b.url !== undefined) await checkUrl(b.url, d);
@@ -211,7 +214,8 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       await deleteSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: { subscriptionId, deleted: true as const } }, 200);
     },
@@ -232,7 +236,8 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { agentId, subscriptionId } = c.req.valid("param");
+      const { subscriptionId } = c.req.valid("param");
+      const agentId = agentOf(c);
       const { subscription, secret } = await rotateSecret(
         d.sql,
         d.secretsKey,
