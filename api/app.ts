@@ -35,11 +35,11 @@ export type CreateAppParameters = {
   startedAt?: number;
   /** Reads the chain head for the indexer status; by default `eth_blockNumber` on the RPC. */
   headBlock?: HeadBlockReader;
-  /** Agent launch, operator, webhook and MCP endpoints (issue 6); absent in read-only tests. */
+  /** Agent launch, operator and MCP endpoints; absent in read-only tests. */
   launch?: LaunchFeatures;
-  /** Chain reads and the signer's policy for the agent dashboard (issue 13). */
+  /** Chain reads and the signer's policy for the agent dashboard. */
   dashboard?: DashboardFeatures;
-  /** Outbound webhook subscriptions (issue 15); absent in read-only tests. */
+  /** Outbound webhook subscriptions; absent in read-only tests. */
   webhooks?: Omit<WebhookSubscriptionDeps, "sql">;
   /** Session endpoints' extras (chain client, X OAuth) and the deposit-launch writes that
    * need a session (relayer, factory, chain). */

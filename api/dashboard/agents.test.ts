@@ -154,7 +154,7 @@ describe("GET /v2/agents/{tokenAddress}", () => {
       eip8004TokenId: "12",
       launchpadUrl: `https://lp.example/t/${token(12)}`,
       launchedAt: "2026-01-01T00:12:00.000Z",
-      // The dashboard's part (issue 13): nothing written yet; launch wallets listed.
+      // The dashboard's part: nothing written yet; launch wallets listed.
       persona: null,
       apps: [],
       burnConfig: [],

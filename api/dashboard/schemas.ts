@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Address, AddressInput, IsoTime } from "../http/schemas.ts";
 
-// Schemas of the agent dashboard (issue 13): request bodies and responses. Money is an exact
+// Schemas of the agent dashboard: request bodies and responses. Money is an exact
 // decimal string in USD; amounts are integer strings in the asset's smallest unit.
 
 /** `T | null` for a named schema (`.nullable()` on a $ref generates a schema null fails). */

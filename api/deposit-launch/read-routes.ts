@@ -195,7 +195,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
     return r;
   };
 
-  /** The block these reads reflect (issue 22): header and envelope; read before the query. */
+  /** The block these reads reflect: header and envelope; read before the query. */
   const stamp = async (c: { header: (k: string, v: string) => void }) => {
     const { block } = await d.reads.tracker.current();
     if (block !== null) c.header("X-Indexed-Block", block);

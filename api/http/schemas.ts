@@ -112,7 +112,7 @@ export const COMMON_ERRORS = {
   ),
 } as const;
 
-/** `indexedBlock` of chain-derived list envelopes (issue 22: a client can tell old data). */
+/** `indexedBlock` of chain-derived list envelopes (a client can tell old data). */
 export const IndexedBlockField = z
   .string()
   .regex(/^[0-9]+$/)
