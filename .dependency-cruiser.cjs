@@ -51,6 +51,53 @@ module.exports = {
       to: { path: "^services/[^/]+/stand-in/" },
     },
     {
+      name: "api-shared-pieces-know-no-feature",
+      comment:
+        "api/http, api/middleware and the files at api/'s top (but app.ts) serve every feature and import none (docs/architecture.md)",
+      severity: "error",
+      from: {
+        path: "^api/(http/|middleware/|[^/]+\\.ts$)",
+        pathNot: "^api/app\\.ts$|\\.test\\.ts$",
+      },
+      to: {
+        path: "^api/(agent-launch|deposit-launch|market|dashboard|sessions|events|webhooks|policy|ops|ws)/",
+      },
+    },
+    {
+      name: "api-features-stand-apart",
+      comment:
+        "a feature folder of api/ imports the shared pieces and lib/, never another feature: no seam runs both ways",
+      severity: "error",
+      from: {
+        path: "^api/(agent-launch|deposit-launch|market|dashboard|sessions|events|webhooks|policy|ops)/",
+        pathNot: "\\.test\\.ts$",
+      },
+      to: {
+        path: "^api/(agent-launch|deposit-launch|market|dashboard|sessions|events|webhooks|policy|ops|ws)/",
+        pathNot: "^api/$1/",
+      },
+    },
+    {
+      name: "app-enters-a-feature-through-its-register",
+      comment: "app.ts calls one register per feature folder and reaches nothing else inside it",
+      severity: "error",
+      from: { path: "^api/app\\.ts$" },
+      to: {
+        path: "^api/(agent-launch|deposit-launch|market|dashboard|sessions|events|webhooks|policy|ops)/",
+        pathNot: "/register\\.ts$",
+      },
+    },
+    {
+      name: "ws-carries-the-market-and-launch-records",
+      comment:
+        "the socket feed formats trades and launches as the market and deposit-launch routes do",
+      severity: "error",
+      from: { path: "^api/ws/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: "^api/(agent-launch|dashboard|sessions|events|webhooks|policy|ops)/",
+      },
+    },
+    {
       name: "api-to-jobs-only-through-the-producer",
       severity: "error",
       from: { path: "^api/" },

@@ -3,11 +3,16 @@ import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
 import type { WebhookSecrets } from "../lib/events/webhook-secrets.ts";
 import type { Logger } from "../lib/logger.ts";
-import { registerSessionFeatures, type SessionFeatures } from "./auth/register.ts";
+import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/register.ts";
+import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
+import { type DepositLaunchDeps, registerDepositLaunch } from "./deposit-launch/register.ts";
 import type { AppEnv } from "./env.ts";
 import { HttpError, invalidInput, renderError } from "./errors.ts";
-import { type LaunchFeatures, registerLaunchFeatures } from "./launch/register.ts";
+import { registerEventFeed, registerInbound } from "./events/register.ts";
+import { declareCommonResponses } from "./http/common-responses.ts";
+import { createReadDeps } from "./http/read-deps.ts";
 import { API_LIMITS } from "./limits.ts";
+import { registerMarket } from "./market/register.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
 import { bodyLimit } from "./middleware/body-limit/index.ts";
 import { clientIp } from "./middleware/client-ip/index.ts";
@@ -16,29 +21,11 @@ import { identify } from "./middleware/identify/index.ts";
 import { indexerSource, metrics } from "./middleware/metrics/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
-import { declareCommonResponses } from "./openapi/common-responses.ts";
-import { createReadDeps } from "./reads.ts";
-import { registerAgents } from "./routes/agents.ts";
-import { registerChart } from "./routes/chart.ts";
-import { type DashboardFeatures, registerDashboard } from "./routes/dashboard.ts";
-import { registerDiscovery } from "./routes/discovery.ts";
-import { registerEvents } from "./routes/events.ts";
-import { registerHealth } from "./routes/health.ts";
-import { registerHolders } from "./routes/holders.ts";
-import { type HeadBlockReader, registerIndexer, rpcHeadBlock } from "./routes/indexer.ts";
-import { registerLaunches } from "./routes/launches.ts";
-import { registerMarket } from "./routes/market.ts";
-import { type OrderRouteDeps, registerOrders } from "./routes/orders.ts";
-import { type PolicySigner, registerPolicy } from "./routes/policy.ts";
-import { registerPollers } from "./routes/pollers.ts";
-import { registerTokens } from "./routes/tokens.ts";
-import { registerUdf } from "./routes/udf.ts";
-import {
-  registerWebhookSubscriptions,
-  type WebhookSubscriptionDeps,
-} from "./routes/webhook-subscriptions.ts";
+import { type HeadBlockReader, registerOps, registerProbes, rpcHeadBlock } from "./ops/register.ts";
+import { type PolicyFeatures, registerPolicyAndOrders } from "./policy/register.ts";
+import { registerSessionFeatures, type SessionFeatures } from "./sessions/register.ts";
 import type { ApiSettings } from "./settings.ts";
-import { registerWebhooks } from "./webhooks/routes.ts";
+import { registerOutboundWebhooks, type WebhookSubscriptionDeps } from "./webhooks/register.ts";
 
 export type CreateAppParameters = {
   logger: Logger;
@@ -49,23 +36,20 @@ export type CreateAppParameters = {
   startedAt?: number;
   /** Reads the chain head for the indexer status; by default `eth_blockNumber` on the RPC. */
   headBlock?: HeadBlockReader;
-  /** Agent launch, operator, webhook and MCP endpoints (issue 6); absent in read-only tests. */
+  /** Agent launch, operator and MCP endpoints; absent in read-only tests. */
   launch?: LaunchFeatures;
-  /** Chain reads and the signer's policy for the agent dashboard (issue 13). */
+  /** Chain reads and the signer's policy for the agent dashboard. */
   dashboard?: DashboardFeatures;
-  /** Outbound webhook subscriptions (issue 15); absent in read-only tests. */
+  /** Outbound webhook subscriptions; absent in read-only tests. */
   webhooks?: Omit<WebhookSubscriptionDeps, "sql">;
-  /** Session endpoints' extras (issue 14): chain client, deposit-launch writes, X OAuth. */
-  sessions?: SessionFeatures;
-  /** The agent event feed (issue 11): inbound webhook secrets (unset: no webhook routes) and
-   * the operator token that unlocks internal events. */
+  /** Session endpoints' extras (chain client, X OAuth) and the deposit-launch writes that
+   * need a session (relayer, factory, chain). */
+  sessions?: SessionFeatures & { deposit?: DepositLaunchDeps };
+  /** The agent event feed: inbound webhook secrets (unset: no webhook routes) and the operator
+   * token that unlocks internal events. */
   events?: { webhookSecrets?: WebhookSecrets; adminToken?: string };
-  /** Trading policies and agent orders through the signer (issue 20). */
-  policy?: {
-    steward?: PolicySigner & NonNullable<OrderRouteDeps["steward"]>;
-    spot?: OrderRouteDeps["spot"];
-    perps?: OrderRouteDeps["perps"];
-  };
+  /** Trading policies and agent orders through the signer. */
+  policy?: PolicyFeatures;
 };
 
 /**
@@ -120,18 +104,13 @@ export function createApp(p: CreateAppParameters) {
   // Liveness answers before the limiter: probes must never be throttled, and it is the
   // benchmark's ceiling (no database round trip).
   const headBlock = p.headBlock ?? rpcHeadBlock(p.settings.rpcUrls);
-  registerHealth(app, {
+  registerProbes(app, {
     service: p.service ?? "launchpad",
     env: p.env,
     startedAt: p.startedAt ?? Date.now(),
     deep: { sql: p.sql, viewsSchema: p.settings.viewsSchema, headBlock },
   });
-
-  // Signed webhooks are authenticated per request and come in bursts from a few senders:
-  // they are registered before the per-IP limiter.
-  if (p.events?.webhookSecrets) {
-    registerWebhooks(app, { sql: p.sql, secrets: p.events.webhookSecrets });
-  }
+  registerInbound(app, { sql: p.sql, secrets: p.events?.webhookSecrets });
 
   // Routes registered so far answer before the per-client limiter: they never give 429.
   const unlimited = new Set(app.openAPIRegistry.definitions);
@@ -140,44 +119,37 @@ export function createApp(p: CreateAppParameters) {
   app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey }));
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
-  const deps = { sql: p.sql, settings: p.settings };
-  // Chain-derived reads share one indexed-block tracker and one read cache (issue 17).
-  const reads = { ...deps, reads: createReadDeps(p.sql, p.settings.viewsSchema) };
+  const { sql, settings } = p;
+  // Chain-derived reads share one indexed-block tracker and one read cache.
+  const reads = createReadDeps(sql, settings.viewsSchema);
   // Read your own writes: after a write through this process its next read re-reads the
   // versions instead of trusting a reading up to 50 ms old (docs/market.md "Caching").
   app.use(async (c, next) => {
     await next();
-    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) reads.reads.tracker.invalidate();
+    if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) reads.tracker.invalidate();
   });
-  registerDiscovery(app, p.settings);
-  registerIndexer(app, { ...deps, headBlock });
-  registerPollers(app, deps);
-  // The dashboard (issue 13) also supplies what AgentDetail adds for GET /v2/agents/{tokenAddress}.
-  const dashboard = registerDashboard(app, {
-    ...deps,
+  const operatorToken = p.launch?.adminToken ?? p.events?.adminToken;
+  registerOps(app, {
+    sql,
+    settings,
+    headBlock,
+    adminToken: p.launch?.adminToken,
+    agentAdmin: p.launch !== undefined,
+  });
+  registerDashboard(app, {
+    sql,
+    settings,
+    reads,
     adminToken: p.launch?.adminToken,
     features: p.dashboard,
   });
-  registerAgents(app, { ...reads, detail: dashboard.detail });
-  // Trading policy and orders (issue 20): the signer holds the policy and judges every order.
-  const operatorToken = p.launch?.adminToken ?? p.events?.adminToken;
-  registerPolicy(app, { sql: p.sql, adminToken: operatorToken, steward: p.policy?.steward });
-  registerOrders(app, { sql: p.sql, adminToken: operatorToken, ...p.policy });
-  registerTokens(app, reads);
-  registerMarket(app, reads);
-  registerChart(app, reads);
-  registerHolders(app, reads);
-  registerUdf(app, reads);
-  registerLaunches(app, reads);
-  registerSessionFeatures(app, {
-    sql: p.sql,
-    settings: p.settings,
-    env: p.env,
-    features: p.sessions,
-  });
-  registerEvents(app, { sql: p.sql, adminToken: p.events?.adminToken ?? p.launch?.adminToken });
-  if (p.launch) registerLaunchFeatures(app, { sql: p.sql, features: p.launch });
-  if (p.webhooks) registerWebhookSubscriptions(app, { sql: p.sql, ...p.webhooks });
+  registerPolicyAndOrders(app, { sql, adminToken: operatorToken, features: p.policy });
+  registerMarket(app, { sql, settings, reads });
+  registerDepositLaunch(app, { sql, settings, reads, deposit: p.sessions?.deposit });
+  registerSessionFeatures(app, { sql, settings, env: p.env, features: p.sessions });
+  registerEventFeed(app, { sql, adminToken: p.events?.adminToken ?? p.launch?.adminToken });
+  if (p.launch) registerLaunchFeatures(app, { sql, features: p.launch });
+  if (p.webhooks) registerOutboundWebhooks(app, { sql, ...p.webhooks });
 
   declareCommonResponses(app, { unlimited });
   app.doc31("/openapi.json", {

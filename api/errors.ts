@@ -7,7 +7,6 @@ import { isDatabaseUnavailable } from "../lib/db/transient.ts";
 import { type ErrorDetail, issueDetails, LaunchpadError } from "../lib/errors.ts";
 import { ImageCheckError } from "../lib/image/check.ts";
 import { OutboundWebhookError } from "../lib/outbound/errors.ts";
-import type { LaunchErrorBody } from "./launch/schema.ts";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "./limits.ts";
 
 /**
@@ -197,7 +196,14 @@ export type ErrorBody = {
   requestId?: string;
 };
 
-export type { LaunchErrorBody };
+/** The launch endpoint's error body (documented as LaunchError in agent-launch/schema.ts). */
+export type LaunchErrorBody = {
+  ok: false;
+  error: string;
+  detail?: string;
+  code?: string;
+  details?: ErrorDetail[];
+};
 
 /**
  * The one renderer: any error as the route's envelope with its status and headers. The common

@@ -72,7 +72,7 @@ export const VIEW_READ_LIMITS = {
   lockConflictBackoffMs: 100,
 } as const;
 
-/** Market data (issue 16): chart caching, search lengths, the UDF feed. */
+/** Market data: chart caching, search lengths, the UDF feed. */
 export const MARKET_LIMITS = {
   /** `Cache-Control: max-age` of chart answers whose range closed before the indexed head. */
   closedChartMaxAgeSeconds: 86_400,
@@ -144,7 +144,7 @@ export const WS_LIMITS = {
   closeGraceMs: 2_000,
 } as const;
 
-/** Agent orders through the signer (issue 20). */
+/** Agent orders through the signer. */
 export const ORDER_LIMITS = {
   /** A spot swap's router deadline, from when the order is built. */
   swapDeadlineSeconds: 120,
@@ -154,7 +154,7 @@ export const ORDER_LIMITS = {
   perpsSlippage: 0.05,
 } as const;
 
-/** Chain-derived reads (issue 17): the indexed-block tracker and the per-process read cache. */
+/** Chain-derived reads: the indexed-block tracker and the per-process read cache. */
 export const READ_CACHE_LIMITS = {
   /** The indexed checkpoint is read again when a request finds it older than this. */
   indexedBlockMaxAgeMs: 50,

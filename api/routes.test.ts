@@ -11,7 +11,7 @@ import { viemChain } from "../lib/chain.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { isolatedEnv, type Stack, startStack } from "../test/helpers/cli.ts";
 import { type App, createApp } from "./app.ts";
-import { rpcHeadBlock } from "./routes/indexer.ts";
+import { rpcHeadBlock } from "./ops/indexer.ts";
 import { defaultApiSettings } from "./settings.ts";
 import { requestAs } from "./testing/client.ts";
 import { responseChecker } from "./testing/openapi.ts";

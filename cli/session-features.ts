@@ -1,7 +1,7 @@
 import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { SessionFeatures } from "../api/auth/register.ts";
-import type { LaunchFeatures } from "../api/launch/register.ts";
+import type { LaunchFeatures } from "../api/agent-launch/register.ts";
+import type { CreateAppParameters } from "../api/app.ts";
 import { sagaContext } from "../jobs/launch/context.ts";
 import { previewAgentLaunch } from "../jobs/launch/preview.ts";
 import { resolveChain } from "../lib/chain.ts";
@@ -19,7 +19,11 @@ import { resolveX } from "../services/x/config.ts";
  * @example
  * const app = createApp({ ..., sessions: sessionFeaturesFromConfig(config, sql, log) });
  */
-export function sessionFeaturesFromConfig(config: Config, sql: Sql, log: Logger): SessionFeatures {
+export function sessionFeaturesFromConfig(
+  config: Config,
+  sql: Sql,
+  log: Logger,
+): NonNullable<CreateAppParameters["sessions"]> {
   const client = createPublicClient({
     transport: http(config.rpcUrls[0], { timeout: config.UPSTREAM_TIMEOUT_MS, retryCount: 1 }),
     pollingInterval: config.devnet ? 200 : 1000,

@@ -26,12 +26,12 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { pino } from "pino";
 import { Pool } from "undici";
 import { createApp } from "../api/app.ts";
+import { strongEtag } from "../api/http/read-cache.ts";
 import { readCandles } from "../api/market/candles.ts";
+import { toCandle } from "../api/market/chart.ts";
 import { chartItemsJson } from "../api/market/chart-json.ts";
 import { loadRanking } from "../api/market/ranking.ts";
-import { strongEtag } from "../api/market/read-cache.ts";
 import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
-import { toCandle } from "../api/routes/chart.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Address, AddressInput, IsoTime, TxHash, Wei } from "../schemas.ts";
+import { Address, AddressInput, IsoTime, TxHash, Wei } from "../http/schemas.ts";
 
 const httpsUrl = (hosts: string[], what: string) =>
   z

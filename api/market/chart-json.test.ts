@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toCandle } from "../routes/chart.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 import { readCandles } from "./candles.ts";
+import { toCandle } from "./chart.ts";
 import { chartItemsJson } from "./chart-json.ts";
 
 // The JSON Postgres writes must be the bytes the object path writes, so the answers (and their

@@ -2,8 +2,8 @@
 // Their keys are an aggregate over every token that traded in the last 24 hours (100,000 tokens:
 // over a second), so they are computed once per generation and pages are cut from memory.
 import type { Sql } from "../../lib/db/client.ts";
+import type { IndexedState } from "../http/indexed-block.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
-import type { IndexedState } from "./indexed-block.ts";
 import { rankingQuery, type TokenKeyset } from "./token-query.ts";
 
 export type RankedToken = { address: string; k: bigint; status: string };

@@ -1,7 +1,7 @@
 // The token record: the indexed row plus USD figures, 24-hour figures, agent and metadata.
 import { z } from "@hono/zod-openapi";
-import { dec, decOrNull, isoOrNull } from "../format.ts";
-import { Address, IsoTime, Wei } from "../schemas.ts";
+import { dec, decOrNull, isoOrNull } from "../http/format.ts";
+import { Address, IsoTime, Wei } from "../http/schemas.ts";
 import { Usd, usdOrNull, weiToUsd } from "./usd.ts";
 
 export const Token = z

@@ -1,7 +1,7 @@
 import { feedItem } from "../../lib/events/feed-item.ts";
-import { dec, decOrNull, isoFromUnix } from "../format.ts";
-import { toLaunch } from "../routes/launches.ts";
-import { toTrade } from "../routes/market.ts";
+import { toLaunch } from "../deposit-launch/read-routes.ts";
+import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
+import { toTrade } from "../market/trades.ts";
 import type { Row } from "./view-tail.ts";
 
 // The `data` of each channel's messages, built by the same functions as the REST items so the

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { createPublicClient, http, type PublicClient } from "viem";
+import { launchFeaturesFromConfig } from "../../api/agent-launch/register.ts";
 import { createApp } from "../../api/app.ts";
-import { launchFeaturesFromConfig } from "../../api/launch/register.ts";
 import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
 import { attachWebSocket } from "../../api/ws/bridge.ts";

@@ -1,6 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Command } from "commander";
-import { createLaunchMcpServer } from "../../api/mcp/server.ts";
+import { createLaunchMcpServer } from "../../api/agent-launch/mcp-server.ts";
 import { loadConfig } from "../../lib/config.ts";
 
 /**

@@ -89,7 +89,7 @@ describe("a stop and start carries on", () => {
     stack = await startStack(env);
     const record = readDeploymentRecord(dataDir);
     if (!record) throw new Error("no deployment record");
-    const story = await runStoryline({
+    await runStoryline({
       rpcUrl: bsc,
       record,
       seed: 33,

@@ -194,6 +194,42 @@ describe("webhook subscriptions API", () => {
     expect(missing.status).toBe(404);
   });
 
+  it("takes the agent's token address as every other agent route does, or its id", async () => {
+    const token = "0x00000000000000000000000000000000000a11ce";
+    await db.sql`update app.agents set token_address = ${token} where agent_id = ${a.agentId}`;
+    const byToken = `/v2/agents/${token}/webhooks`;
+    const created = await call("POST", byToken, {
+      template: T.list,
+      key: a.apiKey,
+      body: { url: `${TRUSTED}/by-token` },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.subscriptionId;
+    // The same subscription, read by the agent id and by the (checksummed) token address.
+    const viaId = await call("GET", `/v2/agents/${a.agentId}/webhooks/${id}`, {
+      template: T.one,
+      key: a.apiKey,
+    });
+    expect(viaId.body.data.url).toBe(`${TRUSTED}/by-token`);
+    const viaToken = await call(
+      "GET",
+      `/v2/agents/${token.toUpperCase().replace("0X", "0x")}/webhooks/${id}`,
+      {
+        template: T.one,
+        key: a.apiKey,
+      },
+    );
+    expect(viaToken.body.data.subscriptionId).toBe(id);
+    // Another agent's key on this agent's token is still refused, and the operator gets in.
+    const other = await call("GET", byToken, { template: T.list, key: b.apiKey });
+    expect(other.status).toBe(403);
+    const op = await call("DELETE", `${byToken}/${id}`, { template: T.one, key: ADMIN });
+    expect(op.status).toBe(200);
+    const [n] = await db.sql`select count(*)::int as n from app.webhook_subscriptions
+      where agent_id = ${a.agentId} and url = ${`${TRUSTED}/by-token`}`;
+    expect(n?.n).toBe(0);
+  });
+
   it("documents every webhook route in the OpenAPI", async () => {
     const doc = (await (await app.request("/openapi.json")).json()) as {
       paths: Record<string, Record<string, unknown>>;

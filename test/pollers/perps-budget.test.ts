@@ -2,7 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../api/env.ts";
-import { registerPollers } from "../../api/routes/pollers.ts";
+import { registerPollers } from "../../api/ops/pollers.ts";
 import { POLLER_LIMITS } from "../../jobs/limits.ts";
 import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";

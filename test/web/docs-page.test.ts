@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DOCS_PAGE, DOCS_RENDERER } from "../../api/routes/discovery.ts";
+import { DOCS_PAGE, DOCS_RENDERER } from "../../api/ops/discovery.ts";
 import { launchBrowser } from "./browser.ts";
 
 // /docs runs a renderer from a CDN on the API's origin. The CDN is outside this machine's reach,

@@ -13,11 +13,26 @@ export type AgentOrOperatorOptions = {
   scopes?: readonly string[];
 };
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * The agent an `/v2/agents/{agentId}` path names: by its token address (as every other agent
+ * route takes it) or by its id. An address no agent has is kept as given: the route then
+ * answers 404, or 403 to an agent's key, as for an unknown id.
+ */
+export async function resolveAgentRef(sql: Sql, ref: string): Promise<string> {
+  if (!ADDRESS.test(ref)) return ref;
+  const [row] = await sql<{ agent_id: string }[]>`select agent_id from app.agents
+    where token_address = ${ref.toLowerCase()}`;
+  return row?.agent_id ?? ref;
+}
+
 /**
  * Lets through the operator (`Authorization: Bearer <ADMIN_TOKEN>`, compared in constant
- * time) or the agent named by the `agentId` path parameter with its own key carrying one of
- * `scopes` (default `agent:write`: a launch-only key cannot manage webhooks). Another
- * agent's key is 403 `not_authorized`; the key is never logged.
+ * time) or the agent named by the `agentId` path parameter (its id or its token address) with
+ * its own key carrying one of `scopes` (default `agent:write`: a launch-only key cannot manage
+ * webhooks). Another agent's key is 403 `not_authorized`; the key is never logged. Sets
+ * `agentId` to the agent's id.
  *
  * @example
  * app.use("/v2/agents/:agentId/webhooks/*", agentOrOperator({ sql, adminToken }));
@@ -27,15 +42,18 @@ export function agentOrOperator(o: AgentOrOperatorOptions): MiddlewareHandler<Ap
   return async function agentOrOperatorMiddleware(c, next) {
     if (isOperatorToken(o.adminToken, c.req.header("authorization"))) {
       c.set("principal", { kind: "user", id: "operator" });
+      c.set("agentId", await resolveAgentRef(o.sql, c.req.param("agentId") ?? ""));
       return next();
     }
     const verified = await authenticateAgentKey(o.sql, c.req.raw.headers, scopes);
-    if (verified.agentId !== c.req.param("agentId")) {
+    const agentId = await resolveAgentRef(o.sql, c.req.param("agentId") ?? "");
+    if (verified.agentId !== agentId) {
       throw new HttpError("not_authorized", {
         message: "an agent key manages only its own agent's webhooks",
       });
     }
     c.set("principal", { kind: "agent", id: verified.agentId });
+    c.set("agentId", agentId);
     await next();
   };
 }

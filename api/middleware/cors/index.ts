@@ -18,7 +18,7 @@ export type CorsOptions = {
  * other answer gets its grant after the handler, on the final response's own headers. Hono's
  * `cors` sets them on `c.res` before the handler runs, so Hono rebuilds each answer around the
  * first one and @hono/node-server then sends it as a stream (a copy of the body and ~15% of a
- * read's CPU, issue 17); here the handler's response goes out as it was made.
+ * read's CPU); here the handler's response goes out as it was made.
  *
  * @example
  * app.use(cors({ origin: "http://localhost:3000", allowMethods: ["GET"], allowHeaders: [], exposeHeaders: ["ETag"], credentials: true, maxAge: 600 }));

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession, revokeSession } from "../../auth/sessions.ts";
 import type { AppEnv } from "../../env.ts";
 import { renderError } from "../../errors.ts";
 import { startTestDatabase, type TestDatabase } from "../../testing/postgres.ts";
 import { requireSession, siweSession } from "./index.ts";
+import { createSession, revokeSession } from "./store.ts";
 
 let db: TestDatabase;
 let app: Hono<AppEnv>;

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../../lib/db/client.ts";
-import { COOKIES } from "../../auth/cookies.ts";
-import { cookieValue, findSession, type Session } from "../../auth/sessions.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
+import { COOKIES } from "./cookies.ts";
+import { cookieValue, findSession, type Session } from "./store.ts";
 
 export type RequireSessionOptions = { sql: Sql; kind: Session["kind"] };
 

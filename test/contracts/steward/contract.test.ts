@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signerError } from "../../../api/routes/policy.ts";
+import { signerError } from "../../../api/policy/policy.ts";
 import { classify } from "../../../jobs/launch/errors.ts";
 import { createStewardClient } from "../../../services/steward/client.ts";
 import { POLICY_TYPES } from "../../../services/steward/protocol.ts";

@@ -1,0 +1,128 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import { checkImage } from "../../lib/image/check.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError } from "../errors.ts";
+import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
+import { parseLaunchBody, renderLaunchError } from "./routes.ts";
+import { LaunchError, LaunchRequest } from "./schema.ts";
+import { countLaunchRequest } from "./service.ts";
+
+const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
+const Uint = z.string().regex(/^[0-9]+$/);
+
+export const AgentLaunchPreview = z
+  .object({
+    agentId: z.string(),
+    walletAddress: Address.openapi({ description: "The agent wallet the launch uses" }),
+    treasuryAddress: Address.openapi({ description: "The treasury Safe's CREATE2 address" }),
+    tokenAddress: Address.nullable().openapi({
+      description:
+        "The launchpad assigns the token address when it signs the create args, during the launch; null until then",
+    }),
+    pairAddress: Address.nullable().openapi({ description: "The DEX pair of tokenAddress" }),
+    launchFeeWei: Uint,
+    gasPriceWei: Uint,
+    transactions: z.array(
+      z.object({
+        step: z.enum(["fund", "treasury", "identity", "register", "create"]),
+        from: Address,
+        to: Address,
+        valueWei: Uint,
+        gas: Uint,
+        basis: z.enum(["estimated", "budget"]).openapi({
+          description: "estimated: eth_estimateGas; budget: the gas the wallet is funded for",
+        }),
+      }),
+    ),
+    totalGas: Uint,
+    relayerSpendWei: Uint.openapi({
+      description: "BNB the relayer would send: the wallet's funding and its own gas",
+    }),
+  })
+  .openapi("AgentLaunchPreview");
+export type AgentLaunchPreviewBody = z.infer<typeof AgentLaunchPreview>;
+
+export type LaunchPreviewDeps = {
+  sql: Sql;
+  /** Shared with the launch: requests per key per minute (0: off). */
+  perKeyPerMinute?: number;
+  trustedImageOrigins: string[];
+  preview: (agentId: string) => Promise<AgentLaunchPreviewBody>;
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: LaunchError } },
+});
+
+/**
+ * `POST /v2/agents/launch/preview`: the launch's own checks in the same order with the same
+ * codes (key, scope, per-key rate, body, agent match, not launched, image), then the dry run.
+ *
+ * @example
+ * registerLaunchPreview(app, { sql, trustedImageOrigins, preview });
+ */
+export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreviewDeps) {
+  const sub = new OpenAPIHono<AgentAuthEnv>();
+  sub.post("/v2/agents/launch/preview", agentAuth({ sql: d.sql }), async (c) => {
+    const key = c.get("agentKey");
+    await countLaunchRequest(d.sql, key.keyId, d.perKeyPerMinute);
+    const body = await parseLaunchBody(c);
+    if (body.agentId !== key.agentId) {
+      throw new HttpError("AGENT_ID_MISMATCH", {
+        message: "agentId is not the agent this key belongs to",
+      });
+    }
+    const [saga] = await d.sql<{ status: string }[]>`
+      select status from app.launch_sagas where agent_id = ${body.agentId}`;
+    if (saga?.status === "succeeded" || saga?.status === "running") {
+      throw new HttpError("AGENT_ALREADY_LAUNCHED", {
+        message:
+          saga.status === "running"
+            ? "a launch of this agent is in progress"
+            : "this agent has already launched its token",
+      });
+    }
+    // An ImageCheckError is 400 INVALID_REQUEST with its reason, as for the launch (toHttpError).
+    await checkImage({ url: body.imageUrl, trustedOrigins: d.trustedImageOrigins });
+    const data = await d.preview(body.agentId).catch((error: unknown) => {
+      throw new HttpError("ORCHESTRATOR_UNAVAIL", {
+        message: "the signer or the chain could not be reached for the preview; retry",
+        cause: error,
+      });
+    });
+    return c.json({ ok: true as const, data }, 200);
+  });
+  sub.onError((error, c) => renderLaunchError(c, error));
+  app.route("/", sub);
+
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/agents/launch/preview",
+    tags: ["agents"],
+    summary: "Dry run of the agent's launch: addresses, fee, gas; nothing signed or sent",
+    description:
+      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once the launchpad has signed them), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
+    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
+    request: {
+      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+    },
+    responses: {
+      200: {
+        description: "The preview",
+        content: {
+          "application/json": {
+            schema: z.object({ ok: z.literal(true), data: AgentLaunchPreview }),
+          },
+        },
+      },
+      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
+      503: errorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
+    },
+  });
+}

@@ -1,0 +1,163 @@
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError, invalidInput, renderError } from "../errors.ts";
+import { ErrorEnvelope } from "../http/schemas.ts";
+import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
+import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
+import { LaunchError, LaunchRequest, LaunchResponse } from "./schema.ts";
+import { countLaunchRequest, type LaunchDeps, launchAgent } from "./service.ts";
+
+/** Renders any error of the launch endpoint as its own error object `{ok:false, error, detail?, code?}`. */
+export function renderLaunchError(c: Context, error: unknown) {
+  return renderError(c, error, "launch");
+}
+
+/** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
+export async function parseLaunchBody(c: Context) {
+  // Read outside the try: a body over the limit is a 413, not "not JSON".
+  const text = await c.req.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new HttpError("INVALID_REQUEST", {
+      message: "the body is not JSON",
+      details: [{ path: "(root)", message: "expected a JSON object" }],
+    });
+  }
+  const parsed = LaunchRequest.safeParse(json);
+  if (!parsed.success) {
+    throw invalidInput("INVALID_REQUEST", parsed.error.issues);
+  }
+  return parsed.data;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: LaunchError } },
+});
+
+/**
+ * `POST /v2/agents/launch` (checks in the spec's order: key present, key valid, scope, per-key
+ * rate, body, agent match, not launched, image, then the saga) and the ERC-8004 registration
+ * file each launched identity points at.
+ *
+ * @example
+ * registerLaunch(app, { sql, launch });
+ */
+export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: LaunchDeps }) {
+  const sub = new OpenAPIHono<AgentAuthEnv>();
+  sub.post("/v2/agents/launch", agentAuth({ sql: d.sql }), async (c) => {
+    const key = c.get("agentKey");
+    await countLaunchRequest(d.sql, key.keyId, d.launch.perKeyPerMinute);
+    const body = await parseLaunchBody(c);
+    const idem = c.req.header("idempotency-key")?.trim();
+    if (idem !== undefined && (idem.length === 0 || idem.length > 200)) {
+      throw new HttpError("INVALID_REQUEST", {
+        message: "Idempotency-Key must be 1-200 characters",
+        details: [{ path: "Idempotency-Key", message: "must be 1-200 characters" }],
+      });
+    }
+    const answer = await launchAgent(d.launch, {
+      keyAgentId: key.agentId,
+      body,
+      idempotencyKey: idem,
+    });
+    // A failed or unfinished saga is retryable: say when (SPEC.md: after 1 s, 2 s, 4 s).
+    if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
+    return c.json(answer.body, answer.status);
+  });
+  sub.onError((error, c) => renderLaunchError(c, error));
+  app.route("/", sub);
+
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/agents/launch",
+    tags: ["agents"],
+    summary: "Launch the authenticated agent's token (once per agent lifetime)",
+    description:
+      "Provisions the agent's wallet, treasury Safe and ERC-8004 identity, then creates its token (2% buy / 2% sell tax to the treasury). Waits for the launch; an optional Idempotency-Key replays the first answer.",
+    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
+    request: {
+      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+    },
+    responses: {
+      200: { description: "Launched", content: { "application/json": { schema: LaunchResponse } } },
+      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
+      502: errorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
+      503: errorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
+    },
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
+    type: "http",
+    scheme: "bearer",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Agent-Api-Key",
+  });
+
+  // ERC-8004 registration file (the agentURI of the identity NFT).
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/v2/registrations/{file}",
+    tags: ["agents"],
+    summary: "The ERC-8004 registration file an agent's identity NFT points at",
+    request: {
+      params: z.object({
+        file: z
+          .string()
+          .regex(/^[0-9a-f-]{36}\.json$/)
+          .openapi({ example: "<agentId>.json" }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "The registration file (EIP-8004 registration-v1)",
+        content: {
+          "application/json": {
+            schema: z.object({ type: z.string(), name: z.string() }).passthrough(),
+          },
+        },
+      },
+      404: {
+        description: "not_found: no agent with this id has started a launch",
+        content: { "application/json": { schema: ErrorEnvelope } },
+      },
+    },
+  });
+  app.get("/v2/registrations/:file{[0-9a-f-]{36}\\.json}", async (c) => {
+    const agentId = c.req.param("file").replace(/\.json$/, "");
+    const [a] = (await d.sql`select s.eip8004_token_id::text as eip8004_token_id, a.token_address,
+        s.wallet_address, s.treasury_address, s.request
+      from app.agents a left join app.launch_sagas s using (agent_id) where a.agent_id = ${agentId}`) as unknown as {
+      eip8004_token_id: string | null;
+      token_address: string | null;
+      wallet_address: string | null;
+      treasury_address: string | null;
+      request: { name: string; description: string; imageUrl: string } | null;
+    }[];
+    if (!a?.request)
+      throw new HttpError("not_found", { message: `no agent ${agentId} has started a launch` });
+    return c.json({
+      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+      name: a.request.name,
+      description: a.request.description,
+      image: a.request.imageUrl,
+      services: a.token_address
+        ? [{ name: "web", endpoint: `${d.launch.webUrl}/agent/${a.token_address}` }]
+        : [],
+      registrations: a.eip8004_token_id ? [{ agentId: Number(a.eip8004_token_id) }] : [],
+      agentWallet: a.wallet_address,
+      treasury: a.treasury_address,
+      active: true,
+    });
+  });
+}

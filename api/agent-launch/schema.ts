@@ -1,0 +1,43 @@
+import { z } from "@hono/zod-openapi";
+
+/** LaunchRequest (SPEC.md): the body of POST /v2/agents/launch and the MCP tool's input. */
+export const LaunchRequestShape = {
+  agentId: z.string().min(1).max(64).describe("must equal the identity of the authenticated agent"),
+  name: z.string().min(1).max(32),
+  ticker: z.string().regex(/^[a-zA-Z0-9]{1,10}$/, "must be 1-10 characters of [a-zA-Z0-9]"),
+  description: z.string().min(10).max(500),
+  imageUrl: z.url().max(2048).describe("https URL of a png, jpeg or webp answering 200"),
+  patronX: z.string().max(64).nullable().optional(),
+  chainId: z.literal(56, { error: "must be 56" }),
+};
+export const LaunchRequest = z.object(LaunchRequestShape).openapi("LaunchRequest");
+export type LaunchRequestBody = z.infer<typeof LaunchRequest>;
+
+const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
+export const LaunchResponse = z
+  .object({
+    ok: z.literal(true),
+    data: z.object({
+      agentId: z.string(),
+      tokenAddress: Address,
+      txHash: z.string().regex(/^0x[0-9a-f]{64}$/),
+      eip8004TokenId: z.string(),
+      treasuryAddress: Address,
+      walletAddress: Address,
+      agentPageUrl: z.url(),
+      launchpadUrl: z.url(),
+    }),
+  })
+  .openapi("LaunchResponse");
+export type LaunchResponseBody = z.infer<typeof LaunchResponse>;
+
+/** The launch endpoint's error object (SPEC.md conventions, item 2). */
+export const LaunchError = z
+  .object({
+    ok: z.literal(false),
+    error: z.string().describe("a code: AGENT_AUTH_MISSING, AGENT_AUTH_INVALID, ..."),
+    detail: z.string().optional(),
+    code: z.string().optional().describe("a finer reason, e.g. IMAGE_NOT_200"),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi("LaunchError");

@@ -1,0 +1,238 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { ChainReader } from "../../lib/dashboard/chain-reader.ts";
+import { parseDec } from "../../lib/dashboard/decimal.ts";
+import { bnbUsdAt, bscWalletHoldings } from "../../lib/dashboard/holdings.ts";
+import { readNavHistory } from "../../lib/dashboard/nav.ts";
+import {
+  burnRate,
+  type DashboardAgent,
+  findAgentByToken,
+  walletInventory,
+} from "../../lib/dashboard/read.ts";
+import { indexedHead, valueAgent } from "../../lib/dashboard/valuation.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError } from "../errors.ts";
+import {
+  AddressInput,
+  COMMON_ERRORS,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
+import { readViews } from "../http/views.ts";
+import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
+import type { ApiSettings } from "../settings.ts";
+import { BurnRate, Holdings, NavPoint, SocialStats, WalletWithBalances } from "./schemas.ts";
+
+const params = z.object({ tokenAddress: AddressInput });
+const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
+
+const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
+  createRoute({
+    method: "get",
+    path: `/v2/agents/{tokenAddress}${path}`,
+    tags: ["dashboard"],
+    summary,
+    description,
+    request: { params },
+    responses: {
+      200: jsonResponse(summary, okEnvelope(data)),
+      ...NOT_FOUND,
+      ...COMMON_ERRORS,
+    },
+  });
+
+const holdingsRoute = route(
+  "/holdings",
+  "Per-asset balances with USD value, by source and aggregated",
+  Holdings,
+  "BNB and the service tokens of the treasury Safe (`agentSafe`) and the steward wallet (`hot`) as of the indexed head block, valued with the indexed BNB/USD feed and each token's spot price. Every figure is an exact decimal string. `hyperliquid` is the registered perps account's value (USDC) as of the perps poller's last read: `not_connected` without a perps wallet, `unavailable` before its first poll.",
+);
+const NAV_INTERVALS = ["1h", "1d"] as const;
+const NAV_RANGES = ["7d", "30d", "all"] as const;
+const navRoute = createRoute({
+  method: "get",
+  path: "/v2/agents/{tokenAddress}/nav-history",
+  tags: ["dashboard"],
+  summary: "NAV time series from hourly snapshots (daily points roll them up)",
+  description:
+    "Oldest first. A point the snapshot job could not value (the chain could not serve that block) has `status: missing` and a `reason`.",
+  request: {
+    params,
+    query: z.object({
+      interval: z
+        .enum(NAV_INTERVALS, { error: "must be 1h or 1d" })
+        .default("1h")
+        .openapi({ type: "string", enum: [...NAV_INTERVALS] }),
+      range: z
+        .enum(NAV_RANGES, { error: "must be 7d, 30d or all" })
+        .default("7d")
+        .openapi({ type: "string", enum: [...NAV_RANGES] }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      "The NAV series",
+      okEnvelope(
+        z.object({
+          interval: z.enum(NAV_INTERVALS),
+          range: z.enum(NAV_RANGES),
+          points: z.array(NavPoint),
+        }),
+      ),
+    ),
+    ...NOT_FOUND,
+    ...COMMON_ERRORS,
+  },
+});
+const burnRoute = route(
+  "/burn-rate",
+  "Burn line items, monthly USD total and runway in days",
+  BurnRate,
+  "Fixed items as configured; usage-based items from the last 30 days of `inference.spent` events. Runway = treasury USD (all holdings) / monthly burn × 30, rounded down; null when nothing burns.",
+);
+const socialRoute = route(
+  "/social-stats",
+  "Follower count and recent posts (cached by the social poller)",
+  SocialStats,
+);
+const walletsRoute = route(
+  "/wallets",
+  "Registered wallets with live balances",
+  z.object({
+    asOf: z.object({ block: z.string(), time: z.string() }),
+    items: z.array(WalletWithBalances),
+  }),
+  "The steward wallet and treasury Safe from the launch, then the wallets the agent registered. BSC wallets carry BNB and service-token balances as of the indexed head; other chains show `balances: null` until their pollers land.",
+);
+
+export type DashboardReadDeps = { sql: Sql; settings: ApiSettings; chain?: ChainReader };
+
+/**
+ * The dashboard reads: holdings, NAV history, burn rate, social stats, wallets.
+ *
+ * @example
+ * registerDashboardReads(app, { sql, settings, chain: createChainReader(rpcUrl) });
+ */
+export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardReadDeps) {
+  const schema = d.settings.viewsSchema;
+  const agentOf = async (token: string): Promise<DashboardAgent> => {
+    const a = await findAgentByToken(d.sql, token);
+    if (!a) throw new HttpError("not_found", { message: `no agent has token ${token}` });
+    return a;
+  };
+  const rpcDown = (cause: unknown) =>
+    new HttpError("unavailable", {
+      message: "the chain RPC did not answer a balance read; retry shortly",
+      headers: { "Retry-After": String(INDEX_NOT_READY_RETRY_SECONDS) },
+      cause,
+    });
+  const chain = (): ChainReader => {
+    const reader = d.chain;
+    if (!reader) {
+      throw new HttpError("unavailable", {
+        message: "no chain RPC is configured for balance reads",
+        headers: { "Retry-After": String(INDEX_NOT_READY_RETRY_SECONDS) },
+      });
+    }
+    return {
+      getBalance: (address, block) =>
+        reader.getBalance(address, block).catch((e: unknown) => {
+          throw rpcDown(e);
+        }),
+      blockAt: reader.blockAt,
+    };
+  };
+  const head = async () => {
+    const h = await readViews(() => indexedHead(d.sql, schema));
+    if (h) return h;
+    throw new HttpError("unavailable", {
+      message: "the chain index is not published yet (first backfill still running); retry shortly",
+      headers: { "Retry-After": String(INDEX_NOT_READY_RETRY_SECONDS) },
+    });
+  };
+  const perpsOf = async (a: DashboardAgent) => {
+    const [p] = await d.sql<{ address: string }[]>`select address from app.agent_wallets
+      where agent_id = ${a.agentId} and role = 'perps' order by created_at limit 1`;
+    return p?.address ?? null;
+  };
+  const value = async (a: DashboardAgent) =>
+    readViews(async () =>
+      valueAgent({
+        sql: d.sql,
+        schema,
+        chain: chain(),
+        wallets: { treasury: a.treasuryAddress, hot: a.walletAddress, perps: await perpsOf(a) },
+        at: await head(),
+      }),
+    );
+
+  app.openapi(holdingsRoute, async (c) => {
+    const a = await agentOf(c.req.valid("param").tokenAddress);
+    return c.json({ ok: true as const, data: await value(a) }, 200);
+  });
+
+  app.openapi(navRoute, async (c) => {
+    const a = await agentOf(c.req.valid("param").tokenAddress);
+    const q = c.req.valid("query");
+    const points = await readNavHistory(d.sql, a.agentId, q.interval, q.range, new Date());
+    return c.json({ ok: true as const, data: { ...q, points } }, 200);
+  });
+
+  app.openapi(burnRoute, async (c) => {
+    const a = await agentOf(c.req.valid("param").tokenAddress);
+    const v = await value(a);
+    const b = await burnRate(d.sql, a.agentId, parseDec(v.totalUsd), new Date());
+    return c.json(
+      { ok: true as const, data: { ...b, treasuryUsd: v.totalUsd, treasuryAsOf: v.asOf } },
+      200,
+    );
+  });
+
+  app.openapi(socialRoute, async (c) => {
+    const a = await agentOf(c.req.valid("param").tokenAddress);
+    const [r] = await d.sql<
+      { follower_count: number; posts: Record<string, unknown>[]; cached_at: Date }[]
+    >`select follower_count, posts, cached_at from app.agent_social_cache
+      where agent_id = ${a.agentId}`;
+    return c.json(
+      {
+        ok: true as const,
+        data: {
+          followerCount: r?.follower_count ?? null,
+          posts: r?.posts ?? [],
+          cachedAt: r?.cached_at.toISOString() ?? null,
+        },
+      },
+      200,
+    );
+  });
+
+  app.openapi(walletsRoute, async (c) => {
+    const a = await agentOf(c.req.valid("param").tokenAddress);
+    const wallets = await walletInventory(d.sql, a);
+    const at = await head();
+    const items = await readViews(async () => {
+      const feed = await bnbUsdAt(d.sql, schema, at.block);
+      const ctx = { sql: d.sql, schema, chain: chain(), at, bnbUsd: feed?.price ?? null };
+      return Promise.all(
+        wallets.map(async (w) => {
+          if (w.chain !== "bsc") return { ...w, balances: null };
+          const { total: _, ...h } = await bscWalletHoldings(ctx, w.address);
+          return { ...w, balances: h };
+        }),
+      );
+    });
+    return c.json(
+      {
+        ok: true as const,
+        data: {
+          asOf: { block: at.block.toString(), time: new Date(at.time * 1000).toISOString() },
+          items,
+        },
+      },
+      200,
+    );
+  });
+}

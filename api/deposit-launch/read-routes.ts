@@ -1,0 +1,272 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import { view } from "../../lib/db/views.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError } from "../errors.ts";
+import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
+import {
+  Address,
+  AddressInput,
+  COMMON_ERRORS,
+  ErrorEnvelope,
+  IndexedBlockField,
+  IsoTime,
+  jsonResponse,
+  OffsetQuery,
+  offsetList,
+  okEnvelope,
+  Wei,
+} from "../http/schemas.ts";
+import { readViews } from "../http/views.ts";
+import type { ApiSettings } from "../settings.ts";
+
+const STATUSES = ["open", "closed", "launched", "refund"] as const;
+
+export const Launch = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[0-9]+$/)
+      .openapi({ description: "The factory's launch id" }),
+    vault: Address,
+    router: Address,
+    treasury: Address,
+    predictedToken: Address,
+    token: Address.nullable().openapi({ description: "Set once launched" }),
+    pair: Address.nullable(),
+    tier: z.string(),
+    creator: Address,
+    name: z.string().nullable(),
+    symbol: z.string().nullable(),
+    closeTimestamp: IsoTime,
+    buyTaxBps: z.number().int(),
+    sellTaxBps: z.number().int(),
+    status: z.enum(STATUSES),
+    totalDeposited: Wei,
+    depositorCount: z.number().int().nonnegative(),
+    totalClaimed: Wei,
+    totalRefunded: Wei,
+    tokensForDepositors: Wei.nullable(),
+    liquidityBnb: Wei.nullable(),
+    liquidityTokens: Wei.nullable(),
+    createdAt: IsoTime,
+  })
+  .openapi("Launch");
+
+export const Depositor = z
+  .object({ account: Address, principal: Wei, claimed: Wei, refunded: Wei })
+  .openapi("Depositor");
+
+export const UserLaunch = Launch.extend({
+  created: z.boolean().openapi({ description: "The user created this launch" }),
+  principal: Wei.openapi({ description: "What the user deposited (0 if none)" }),
+}).openapi("UserLaunch");
+
+const LaunchId = z
+  .string()
+  .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
+  .transform((v) => v.toLowerCase())
+  .openapi({ description: "The launch id, or its vault address", example: "1" });
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/v2/launches",
+  tags: ["launches"],
+  summary: "Deposit-based launches, newest first",
+  request: {
+    query: OffsetQuery.extend({
+      status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(", ")}` }).optional(),
+      tier: z
+        .string()
+        .regex(/^[0-9]{1,9}$/, "must be a tier number")
+        .optional(),
+      creator: AddressInput.optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(Launch).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    ...COMMON_ERRORS,
+  },
+});
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/v2/launches/{id}",
+  tags: ["launches"],
+  summary: "One launch",
+  request: { params: z.object({ id: LaunchId }) },
+  responses: {
+    200: jsonResponse("The launch", okEnvelope(Launch)),
+    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    ...COMMON_ERRORS,
+  },
+});
+
+const depositorsRoute = createRoute({
+  method: "get",
+  path: "/v2/launches/{id}/depositors",
+  tags: ["launches"],
+  summary: "Depositors of a launch, largest principal first",
+  request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
+  responses: {
+    200: jsonResponse(
+      "A page of depositors",
+      okEnvelope(offsetList(Depositor).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    ...COMMON_ERRORS,
+  },
+});
+
+const userRoute = createRoute({
+  method: "get",
+  path: "/v2/users/{address}/launches",
+  tags: ["launches"],
+  summary: "Launches a user created or deposited into, newest first",
+  request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
+  responses: {
+    200: jsonResponse(
+      "A page of launches",
+      okEnvelope(offsetList(UserLaunch).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    ...COMMON_ERRORS,
+  },
+});
+
+type Row = Record<string, string | number | bigint | null>;
+
+export function toLaunch(r: Row) {
+  return {
+    id: dec(r.id as string),
+    vault: r.vault as string,
+    router: r.router as string,
+    treasury: r.treasury as string,
+    predictedToken: r.predicted_token as string,
+    token: r.token as string | null,
+    pair: r.pair as string | null,
+    tier: String(r.tier),
+    creator: r.creator as string,
+    name: r.name as string | null,
+    symbol: r.symbol as string | null,
+    closeTimestamp: isoFromUnix(r.close_timestamp as string),
+    buyTaxBps: Number(r.buy_tax_bps),
+    sellTaxBps: Number(r.sell_tax_bps),
+    status: r.status as (typeof STATUSES)[number],
+    totalDeposited: dec(r.total_deposited as string),
+    depositorCount: Number(r.depositor_count),
+    totalClaimed: dec(r.total_claimed as string),
+    totalRefunded: dec(r.total_refunded as string),
+    tokensForDepositors: decOrNull(r.tokens_for_depositors as string | null),
+    liquidityBnb: decOrNull(r.liquidity_bnb as string | null),
+    liquidityTokens: decOrNull(r.liquidity_tokens as string | null),
+    createdAt: isoFromUnix(r.created_at as string),
+  };
+}
+
+type Page = { limit: number; offset: number };
+
+/** Offset-list `data` from a page query and a count query, run side by side. */
+async function listPage<T>(
+  rows: PromiseLike<Row[]>,
+  count: PromiseLike<Row[]>,
+  map: (r: Row) => T,
+  q: Page,
+) {
+  const [r, [n]] = await readViews(() => Promise.all([rows, count]));
+  return { items: r.map(map), total: Number(n?.total ?? 0), limit: q.limit, offset: q.offset };
+}
+
+export type LaunchRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
+
+/** The deposit-launch reads, from the `launch` and `depositor` views. */
+export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
+  const { sql } = d;
+  const launches = view(sql, d.settings.viewsSchema, "launch");
+  const depositors = view(sql, d.settings.viewsSchema, "depositor");
+  const byId = (id: string) =>
+    id.startsWith("0x") ? sql`vault = ${id}` : sql`id = ${id}::numeric`;
+  const findLaunch = async (id: string) => {
+    const [r] = await readViews(() => sql<Row[]>`select * from ${launches} where ${byId(id)}`);
+    if (!r) throw new HttpError("not_found", { message: `no launch ${id} is indexed` });
+    return r;
+  };
+
+  /** The block these reads reflect: header and envelope; read before the query. */
+  const stamp = async (c: { header: (k: string, v: string) => void }) => {
+    const { block } = await d.reads.tracker.current();
+    if (block !== null) c.header("X-Indexed-Block", block);
+    return block;
+  };
+
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
+    const where = sql`where true
+      ${q.status ? sql`and status = ${q.status}` : sql``}
+      ${q.tier ? sql`and tier = ${Number(q.tier)}` : sql``}
+      ${q.creator ? sql`and creator = ${q.creator}` : sql``}`;
+    const data = await listPage(
+      sql<Row[]>`select * from ${launches} ${where}
+        order by created_block desc, id desc limit ${q.limit} offset ${q.offset}`,
+      sql<Row[]>`select count(*) as total from ${launches} ${where}`,
+      toLaunch,
+      q,
+    );
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
+  });
+
+  app.openapi(detailRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await stamp(c);
+    return c.json({ ok: true as const, data: toLaunch(await findLaunch(id)) }, 200);
+  });
+
+  app.openapi(depositorsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
+    const vault = (await findLaunch(id)).vault as string;
+    const data = await listPage(
+      sql<Row[]>`select * from ${depositors} where vault = ${vault}
+        order by principal desc, account limit ${q.limit} offset ${q.offset}`,
+      sql<Row[]>`select count(*) as total from ${depositors} where vault = ${vault}`,
+      toDepositor,
+      q,
+    );
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
+  });
+
+  app.openapi(userRoute, async (c) => {
+    const { address } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const indexedBlock = await stamp(c);
+    const from = sql`from ${launches} l
+      left join ${depositors} dp on dp.vault = l.vault and dp.account = ${address}
+      where l.creator = ${address} or dp.account is not null`;
+    const data = await listPage(
+      sql<Row[]>`select l.*, coalesce(dp.principal, 0) as principal ${from}
+        order by l.created_block desc, l.id desc limit ${q.limit} offset ${q.offset}`,
+      sql<Row[]>`select count(*) as total ${from}`,
+      (r) => ({
+        ...toLaunch(r),
+        created: r.creator === address,
+        principal: dec(r.principal as string),
+      }),
+      q,
+    );
+    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
+  });
+}
+
+function toDepositor(r: Row) {
+  return {
+    account: r.account as string,
+    principal: dec(r.principal as string),
+    claimed: dec(r.claimed as string),
+    refunded: dec(r.refunded as string),
+  };
+}

@@ -1,0 +1,27 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
+import type { ApiSettings } from "../settings.ts";
+import type { DepositLaunchDeps } from "./create.ts";
+import { registerLaunches } from "./read-routes.ts";
+import { registerLaunchWrites } from "./write-routes.ts";
+
+export type { DepositLaunchDeps };
+
+/**
+ * Deposit launches: the indexed launches and depositors, and the signed-in wallet's create and
+ * preview (without `deposit`, no relayer or factory: the writes answer 503).
+ */
+export function registerDepositLaunch(
+  app: OpenAPIHono<AppEnv>,
+  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps; deposit?: DepositLaunchDeps },
+) {
+  registerLaunches(app, { sql: d.sql, settings: d.settings, reads: d.reads });
+  registerLaunchWrites(app, {
+    sql: d.sql,
+    viewsSchema: d.settings.viewsSchema,
+    origins: [d.settings.webUrl, d.settings.apiUrl],
+    deposit: d.deposit,
+  });
+}

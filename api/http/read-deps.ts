@@ -1,0 +1,19 @@
+import type { Sql } from "../../lib/db/client.ts";
+import { type IndexedBlockTracker, indexedBlockTracker } from "./indexed-block.ts";
+import { createReadCache, type ReadCache } from "./read-cache.ts";
+
+/** What chain-derived reads share in one API process: see docs/market.md "Caching". */
+export type ReadDeps = {
+  tracker: IndexedBlockTracker;
+  cache: ReadCache;
+};
+
+/**
+ * The indexed-block tracker and the read cache of one process.
+ *
+ * @example
+ * const reads = createReadDeps(sql, "onchain");
+ */
+export function createReadDeps(sql: Sql, schema: string): ReadDeps {
+  return { tracker: indexedBlockTracker(sql, schema), cache: createReadCache() };
+}

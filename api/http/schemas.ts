@@ -1,0 +1,124 @@
+import { z } from "@hono/zod-openapi";
+import { ERROR_STATUS } from "../errors.ts";
+import { PAGINATION } from "../limits.ts";
+
+/** `{ok:true, data}`: the success envelope around a payload schema. */
+export function okEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ ok: z.literal(true), data });
+}
+
+export const ErrorEnvelope = z
+  .object({
+    ok: z.literal(false),
+    error: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]),
+    message: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    code: z.string().optional().openapi({
+      description: "A finer reason inside `error`: a policy denial's code (docs/policies.md)",
+    }),
+    requestId: z.string().optional(),
+  })
+  .openapi("Error");
+
+const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+
+/** A 20-byte address as the API returns it: lowercase hex. */
+export const Address = z
+  .string()
+  .regex(new RegExp(ADDRESS_PATTERN))
+  .openapi({ example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
+
+/** A 20-byte address as the API accepts it: any case, lowercased for lookups. */
+export const AddressInput = z
+  .string()
+  .regex(new RegExp(ADDRESS_PATTERN), "must be a 20-byte hex address (0x + 40 hex digits)")
+  .transform((a) => a.toLowerCase() as `0x${string}`)
+  .openapi({ pattern: ADDRESS_PATTERN, example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
+
+export const TxHash = z
+  .string()
+  .regex(/^0x[0-9a-f]{64}$/)
+  .openapi({ example: `0x${"ab".repeat(32)}` });
+
+/** An amount in wei (or any integer unit) as a decimal string: JSON numbers lose precision. */
+export const Wei = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .openapi({ example: "1500000000000000000", description: "decimal string of wei" });
+
+/** ISO 8601 UTC timestamp. */
+export const IsoTime = z.iso.datetime().openapi({ example: "2026-01-02T03:04:05.000Z" });
+
+/** An integer query value: a number string, refused (never clamped) outside [min, max]. */
+export function intQuery(o: { min: number; max: number; default: number; description: string }) {
+  return z.coerce
+    .number({ error: "must be an integer" })
+    .int("must be an integer")
+    .min(o.min, `must be at least ${o.min}`)
+    .max(o.max, `must be at most ${o.max}`)
+    .default(o.default)
+    .openapi({ type: "integer", description: o.description, example: o.default });
+}
+
+/** `limit` and `offset` of offset lists. */
+export const OffsetQuery = z.object({
+  limit: intQuery({
+    min: 1,
+    max: PAGINATION.maxLimit,
+    default: PAGINATION.defaultLimit,
+    description: `items per page, 1-${PAGINATION.maxLimit}`,
+  }),
+  offset: intQuery({
+    min: 0,
+    max: PAGINATION.maxOffset,
+    default: 0,
+    description: "items to skip",
+  }),
+});
+
+/** A query flag given as `true` or `false`. */
+export const BoolQuery = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((v) => v === "true");
+
+/** `data` of an offset list. */
+export function offsetList<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    limit: z.number().int().positive(),
+    offset: z.number().int().nonnegative(),
+  });
+}
+
+/** `data` of a cursor list: `nextCursor` is null on the last page. */
+export function cursorList<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+}
+
+/** The JSON response entry of a route, for `createRoute({ responses })`. */
+export function jsonResponse<T extends z.ZodType>(description: string, schema: T) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** Error responses every data route can give besides its own. */
+export const COMMON_ERRORS = {
+  400: jsonResponse("A parameter is malformed or out of range", ErrorEnvelope),
+  429: jsonResponse("Too many requests; wait `Retry-After` seconds", ErrorEnvelope),
+  500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
+  503: jsonResponse(
+    "The chain index is not published yet (first backfill); retry after `Retry-After` seconds",
+    ErrorEnvelope,
+  ),
+} as const;
+
+/** `indexedBlock` of chain-derived list envelopes (a client can tell old data). */
+export const IndexedBlockField = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .nullable()
+  .openapi({
+    description:
+      "The newest indexed block when this answer was read: the data reflects at least this block (also the `X-Indexed-Block` header). Null before the index is published.",
+    example: "1234567",
+  });

@@ -1,0 +1,144 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import { view } from "../../lib/db/views.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError } from "../errors.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { dec, isoFromUnix } from "../http/format.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
+import {
+  Address,
+  AddressInput,
+  COMMON_ERRORS,
+  cursorList,
+  ErrorEnvelope,
+  IndexedBlockField,
+  IsoTime,
+  intQuery,
+  jsonResponse,
+  okEnvelope,
+  TxHash,
+  Wei,
+} from "../http/schemas.ts";
+import { readViews } from "../http/views.ts";
+import { PAGINATION } from "../limits.ts";
+import type { ApiSettings } from "../settings.ts";
+import { Usd, weiToUsd } from "./usd.ts";
+
+export const Trade = z
+  .object({
+    txHash: TxHash,
+    logIndex: z.number().int().nonnegative(),
+    blockNumber: z.string().regex(/^[0-9]+$/),
+    timestamp: IsoTime,
+    venue: z.enum(["curve", "dex"]),
+    side: z.enum(["buy", "sell"]),
+    account: Address,
+    tokenAmount: Wei,
+    bnbAmount: Wei.openapi({ description: "Gross BNB wei of the trade, before fees" }),
+    fee: Wei.openapi({ description: "Curve protocol fee in BNB wei (0 on the DEX)" }),
+    price: Wei.openapi({ description: "Execution price: BNB wei per whole token" }),
+    priceUsd: Usd.nullable().openapi({
+      description: "Execution price in USD at the BNB/USD answer current at the trade",
+    }),
+    valueUsd: Usd.nullable().openapi({ description: "bnbAmount in USD at that answer" }),
+  })
+  .openapi("Trade");
+
+const tokenParam = z.object({ address: AddressInput });
+
+const tradesRoute = createRoute({
+  method: "get",
+  path: "/tokens/{address}/trades",
+  tags: ["tokens"],
+  summary: "Trades of a token, newest first (curve and DEX)",
+  description:
+    "Cursor pagination over (block, log index): pass `nextCursor` back as `cursor`. Pages stay stable while new trades arrive; `nextCursor` is null on the last page.",
+  request: {
+    params: tokenParam,
+    query: z.object({
+      limit: intQuery({
+        min: 1,
+        max: PAGINATION.maxLimit,
+        default: PAGINATION.defaultLimit,
+        description: `trades per page, 1-${PAGINATION.maxLimit}`,
+      }),
+      cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      "A page of trades",
+      okEnvelope(cursorList(Trade).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    ...COMMON_ERRORS,
+  },
+});
+
+type Row = Record<string, string | number>;
+
+export type TradeRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
+
+/** `GET /tokens/{address}/trades`, from the `trade` view (the chart is in chart.ts). */
+export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
+  const { sql } = d;
+  const schema = d.settings.viewsSchema;
+  const tokens = view(sql, schema, "token");
+  const trades = view(sql, schema, "trade");
+  const known = async (address: string) => {
+    const [r] = await sql`select 1 from ${tokens} where address = ${address}`;
+    if (!r) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
+  };
+
+  app.openapi(tradesRoute, async (c) => {
+    const { address } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const state = await d.reads.tracker.current();
+    // The row comparison walks the (token, block_number, log_index) index backwards.
+    const read = async () => {
+      const [, rows] = await Promise.all([
+        known(address),
+        sql<Row[]>`select * from ${trades} where token = ${address}
+          ${after ? sql`and (token, block_number, log_index) < (${address}, ${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
+          order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
+      ]);
+      const page = rows.slice(0, q.limit);
+      const last = page.at(-1);
+      const nextCursor =
+        rows.length > q.limit && last
+          ? encodeCursor({
+              blockNumber: BigInt(last.block_number as string),
+              logIndex: Number(last.log_index),
+            })
+          : null;
+      return {
+        ok: true as const,
+        data: { items: page.map(toTrade), nextCursor, indexedBlock: state.block },
+      };
+    };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
+  });
+}
+
+export function toTrade(r: Row) {
+  return {
+    txHash: r.tx_hash as string,
+    logIndex: Number(r.log_index),
+    blockNumber: dec(r.block_number as string),
+    timestamp: isoFromUnix(r.timestamp as string),
+    venue: r.venue as "curve" | "dex",
+    side: r.side as "buy" | "sell",
+    account: r.account as string,
+    tokenAmount: dec(r.token_amount as string),
+    bnbAmount: dec(r.bnb_amount as string),
+    fee: dec(r.fee as string),
+    price: dec(r.price as string),
+    priceUsd: weiToUsd(r.price as string, r.bnb_usd as string | null),
+    valueUsd: weiToUsd(r.bnb_amount as string, r.bnb_usd as string | null),
+  };
+}

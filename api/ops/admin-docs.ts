@@ -1,0 +1,117 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+
+const OPERATOR = [{ operatorToken: [] }];
+const AgentIdParam = z.object({ agentId: z.string().min(1).max(64) });
+
+const IssuedKey = okEnvelope(
+  z.object({
+    agentId: z.string(),
+    keyId: z.string(),
+    apiKey: z.string().describe("agk_…: shown once, never again"),
+    scope: z.string(),
+    expiresAt: z.string().nullable(),
+  }),
+).openapi("IssuedKey");
+
+const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() });
+
+const errors = {
+  400: jsonResponse("validation_failed: the body is not valid", ErrorEnvelope),
+  401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
+  404: jsonResponse(
+    "not_found: no such agent, or the operator API is off (ADMIN_TOKEN unset)",
+    ErrorEnvelope,
+  ),
+};
+
+/**
+ * The operator endpoints in the OpenAPI document (`Authorization: Bearer <ADMIN_TOKEN>`), so
+ * the published inventory lists every route the service answers. Their handlers are in
+ * `admin.ts`; this is their description only.
+ *
+ * @example
+ * documentAdminRoutes(app);
+ */
+export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator token (ADMIN_TOKEN); operator endpoints only",
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/admin/agents",
+    tags: ["operator"],
+    summary: "Register an agent and issue its first key (shown once)",
+    security: OPERATOR,
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: z.object({
+              name: z.string().min(1).max(32),
+              expiresAt: z.iso.datetime().optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: { 201: jsonResponse("Registered", IssuedKey), ...errors },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/admin/agents/{agentId}/keys/rotate",
+    tags: ["operator"],
+    summary: "Issue a new key and revoke the agent's others at once",
+    security: OPERATOR,
+    request: {
+      params: AgentIdParam,
+      body: { required: false, content: { "application/json": { schema: KeyBody } } },
+    },
+    responses: { 200: jsonResponse("Rotated", IssuedKey), ...errors },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/admin/agents/{agentId}/keys/revoke",
+    tags: ["operator"],
+    summary: "Revoke every key of the agent (takes effect on the next request)",
+    security: OPERATOR,
+    request: { params: AgentIdParam },
+    responses: {
+      200: jsonResponse(
+        "Revoked",
+        okEnvelope(z.object({ agentId: z.string(), revoked: z.number().int().nonnegative() })),
+      ),
+      ...errors,
+    },
+  });
+}
+
+/**
+ * `POST /v2/admin/agents/{agent}/feature` in the OpenAPI document (handler in dashboard.ts).
+ *
+ * @example
+ * documentFeatureRoute(app);
+ */
+export function documentFeatureRoute(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/admin/agents/{agent}/feature",
+    tags: ["operator"],
+    summary: "Make the agent (by agentId or token address) the featured one",
+    security: OPERATOR,
+    request: { params: z.object({ agent: z.string().min(1).max(64) }) },
+    responses: {
+      200: jsonResponse(
+        "Featured",
+        okEnvelope(
+          z.object({ agentId: z.string(), featured: z.literal(true), changed: z.boolean() }),
+        ),
+      ),
+      ...errors,
+    },
+  });
+}

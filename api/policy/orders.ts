@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { type Address, encodeFunctionData, erc20Abi, type PublicClient } from "viem";
+import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import { PERPS_VENUE, SPOT_VENUE } from "../../lib/policy/model.ts";
+import type { StewardClient } from "../../services/steward/client.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError, invalidInput } from "../errors.ts";
+import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { ORDER_LIMITS } from "../limits.ts";
+import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { buildPerpsOrder, type PerpsExchange } from "./orders-perps.ts";
+import { signerError } from "./policy.ts";
+
+const Wei = z.string().regex(/^[1-9][0-9]{0,77}$/, "must be a positive integer string");
+const Decimal = z.string().regex(/^\d{1,20}(\.\d{1,18})?$/, "must be a decimal string");
+const Address20 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address")
+  .transform((a) => a.toLowerCase() as Address);
+
+export const SpotOrder = z
+  .strictObject({
+    venue: z.literal(SPOT_VENUE),
+    side: z.enum(["buy", "sell"]),
+    token: Address20,
+    /** buy: BNB wei to spend; sell: token units to sell. */
+    amount: Wei,
+    minAmountOut: z
+      .string()
+      .regex(/^[0-9]{1,78}$/)
+      .default("0"),
+  })
+  .openapi("SpotOrder");
+export const VenueOrder = z
+  .strictObject({
+    venue: z
+      .string()
+      .min(1)
+      .max(50)
+      .regex(/^[a-z0-9-]+$/, "must be a venue id such as hyperliquid"),
+    asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/, "must be a market such as BTC"),
+    side: z.enum(["long", "short"]),
+    size: Decimal,
+    leverage: z.number().int().min(1).max(100).optional(),
+    reduceOnly: z.boolean().default(false),
+    limitPx: Decimal.optional(),
+  })
+  .openapi("VenueOrder");
+
+export type OrderRouteDeps = {
+  sql: Sql;
+  adminToken?: string;
+  steward?: Pick<StewardClient, "sendTransaction" | "signVenueAction">;
+  /** The BSC chain and its spot DEX (spot orders). */
+  spot?: { client: PublicClient; router: Address; wbnb: Address };
+  /** The perps venue's info and exchange endpoints (perps orders). */
+  perps?: PerpsExchange;
+};
+
+const need = <T>(v: T | undefined, what: string): T => {
+  if (!v) throw new HttpError("unavailable", { message: `${what} is not configured` });
+  return v;
+};
+
+/**
+ * `POST /v2/agents/{tokenAddress}/orders`: the agent's way to trade, so its policy is reachable
+ * end to end. A spot order becomes router calldata the signer decodes and judges, then signs
+ * and broadcasts; a venue order becomes the venue's signed actions, submitted by us. A refusal
+ * is 403 `policy_denied` with the evaluator and code; nothing is signed or sent.
+ *
+ * @example
+ * registerOrders(app, { sql, adminToken, steward, spot, perps });
+ */
+export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
+  const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
+  const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
+  w.post("/v2/agents/:tokenAddress/orders", owner, async (c) => {
+    let raw: { venue?: unknown } | undefined;
+    try {
+      raw = JSON.parse(await c.req.text());
+    } catch {
+      throw new HttpError("validation_failed", {
+        message: "the body is not JSON",
+        details: [{ path: "(root)", message: "not JSON" }],
+      });
+    }
+    if (c.get("actor").kind !== "agent") {
+      // Custody: an operator manages keys and policies, but trades are the agent's own.
+      throw new HttpError("not_authorized", {
+        message: "orders are placed with the agent's own key",
+      });
+    }
+    const a = c.get("dashboardAgent");
+    if (!a.walletId || !a.walletAddress) {
+      throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
+    }
+    const steward = need(d.steward, "the signer");
+    const key = c.req.header("idempotency-key")?.slice(0, 100) || randomUUID();
+    const wallet = { id: a.walletId, address: a.walletAddress as Address };
+    if (raw?.venue === SPOT_VENUE) {
+      const o = SpotOrder.safeParse(raw);
+      if (!o.success) throw invalidInput("validation_failed", o.error.issues);
+      const spot = need(d.spot, "the spot DEX");
+      const r = await spotOrder(steward, spot, wallet, o.data, key).catch((e: unknown) => {
+        throw signerError(e);
+      });
+      return c.json({ ok: true as const, data: { venue: SPOT_VENUE, ...r } }, 200);
+    }
+    const o = VenueOrder.safeParse(raw);
+    if (!o.success) throw invalidInput("validation_failed", o.error.issues);
+    const r = await buildPerpsOrder({
+      steward,
+      perps: o.data.venue === PERPS_VENUE ? need(d.perps, "the perps venue") : undefined,
+      walletId: wallet.id,
+      order: o.data,
+    }).catch((e: unknown) => {
+      throw signerError(e);
+    });
+    return c.json({ ok: true as const, data: { venue: o.data.venue, ...r } }, 200);
+  });
+
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/v2/agents/{tokenAddress}/orders",
+    tags: ["policy"],
+    summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
+    description:
+      "The signer decodes the call, runs the policy chain (docs/policies.md) and signs only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: `leverage` is set first (judged by maxLeverage), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
+    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
+    request: {
+      params: z.object({ tokenAddress: z.string().openapi({ pattern: "^0x[0-9a-fA-F]{40}$" }) }),
+      body: {
+        required: true,
+        content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },
+      },
+    },
+    responses: {
+      200: jsonResponse(
+        "Signed and sent",
+        okEnvelope(
+          z
+            .object({
+              venue: z.string(),
+              policyId: z.string().optional(),
+              version: z.number().optional(),
+            })
+            .loose(),
+        ),
+      ),
+      400: jsonResponse("validation_failed", ErrorEnvelope),
+      401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
+      403: jsonResponse(
+        "policy_denied (with `code` and the evaluator in details), policy_needs_manual, AGENT_SCOPE_FORBIDDEN or not_authorized",
+        ErrorEnvelope,
+      ),
+      404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
+      503: jsonResponse(
+        "The signer or the venue is unavailable; nothing was signed",
+        ErrorEnvelope,
+      ),
+    },
+  });
+}
+
+async function spotOrder(
+  steward: NonNullable<OrderRouteDeps["steward"]>,
+  spot: NonNullable<OrderRouteDeps["spot"]>,
+  wallet: { id: string; address: Address },
+  o: z.infer<typeof SpotOrder>,
+  key: string,
+) {
+  const deadline = BigInt(Math.floor(Date.now() / 1000) + ORDER_LIMITS.swapDeadlineSeconds);
+  const amount = BigInt(o.amount);
+  let approveTx: string | undefined;
+  if (o.side === "sell") {
+    const allowance = await spot.client.readContract({
+      address: o.token,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [wallet.address, spot.router],
+    });
+    if (allowance < amount) {
+      const r = await steward.sendTransaction(wallet.id, {
+        to: o.token,
+        idempotencyKey: `order:${key}:approve`,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [spot.router, amount],
+        }),
+      });
+      approveTx = r.txHash;
+      await spot.client.waitForTransactionReceipt({
+        hash: r.txHash,
+        timeout: ORDER_LIMITS.receiptTimeoutMs,
+      });
+    }
+  }
+  const data =
+    o.side === "buy"
+      ? encodeFunctionData({
+          abi: uniswapV2Router02Abi,
+          functionName: "swapExactETHForTokensSupportingFeeOnTransferTokens",
+          args: [BigInt(o.minAmountOut), [spot.wbnb, o.token], wallet.address, deadline],
+        })
+      : encodeFunctionData({
+          abi: uniswapV2Router02Abi,
+          functionName: "swapExactTokensForETHSupportingFeeOnTransferTokens",
+          args: [amount, BigInt(o.minAmountOut), [o.token, spot.wbnb], wallet.address, deadline],
+        });
+  const r = await steward.sendTransaction(wallet.id, {
+    to: spot.router,
+    value: o.side === "buy" ? o.amount : "0",
+    data,
+    idempotencyKey: `order:${key}`,
+  });
+  // The policy version judged it, when the signer says (the stand-in does; Steward does not).
+  return { txHash: r.txHash, policyId: r.policy?.policyId, version: r.policy?.version, approveTx };
+}

@@ -1,0 +1,240 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { findAgentByToken } from "../../lib/dashboard/read.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import { listAnomalies } from "../../lib/policy/anomalies.ts";
+import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
+import { UpstreamError } from "../../services/http.ts";
+import { type StewardClient, stewardRefusal } from "../../services/steward/client.ts";
+import type { AppEnv } from "../env.ts";
+import { HttpError, invalidInput } from "../errors.ts";
+import {
+  AddressInput,
+  COMMON_ERRORS,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
+import { isOperatorToken } from "../middleware/agent-auth/index.ts";
+import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+
+/** The signer calls the policy routes need (the steward client, or a test's). */
+export type PolicySigner = Pick<
+  StewardClient,
+  "getPolicy" | "listPolicyVersions" | "replacePolicy"
+>;
+
+export type PolicyRouteDeps = { sql: Sql; adminToken?: string; steward?: PolicySigner };
+
+const params = z.object({ tokenAddress: AddressInput });
+
+export const PolicyVersionSchema = z
+  .object({
+    policyId: z.string(),
+    version: z.number().int(),
+    rules: z.record(z.string(), z.unknown()).openapi({
+      description: "The policy document (docs/policies.md): venues, sides, limits, allowlists",
+    }),
+    createdAt: z.string(),
+    createdBy: z.object({ kind: z.enum(["agent", "operator", "signer"]), id: z.string() }),
+  })
+  .openapi("PolicyVersion");
+
+/**
+ * The signer's answer to a refused or failed call as the API's error: a policy denial keeps
+ * its evaluator and code; an unreachable signer is 503 (nothing was signed).
+ *
+ * @example
+ * try { await steward.sendTransaction(...) } catch (e) { throw signerError(e); }
+ */
+export function signerError(error: unknown): unknown {
+  if (!(error instanceof UpstreamError) || error.service !== "steward") return error;
+  const refusal = stewardRefusal(error);
+  if (refusal) {
+    // The service's own evaluator when the signer reports it; else Steward's failed rule.
+    const failed = refusal.results.find((r) => !r.passed) ?? refusal.results[0];
+    const d = refusal.decision;
+    const evaluator = d?.evaluator ?? failed?.type ?? "policy";
+    const reason = d?.reason ?? failed?.reason ?? "refused by the signer's policy";
+    const where = d
+      ? `policy ${d.policyId} version ${d.version}`
+      : `Steward transaction ${refusal.txId}`;
+    return new HttpError(refusal.manual ? "policy_needs_manual" : "policy_denied", {
+      message: `${reason} (${where})`,
+      details: [{ path: evaluator, message: reason }],
+      reason: d?.code ?? `steward_${(failed?.type ?? "policy").replaceAll("-", "_")}`,
+      cause: error,
+    });
+  }
+  if (error.kind === "unavailable") {
+    return new HttpError("unavailable", {
+      message: "the signer is unavailable; nothing was signed, retry with backoff",
+      cause: error,
+    });
+  }
+  return new HttpError("upstream_error", { message: error.message, cause: error });
+}
+
+async function walletOf(sql: Sql, tokenAddress: string): Promise<string> {
+  const a = await findAgentByToken(sql, tokenAddress);
+  if (!a) throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
+  if (!a.walletId) {
+    throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
+  }
+  return a.walletId;
+}
+
+function needSigner(s: PolicySigner | undefined): PolicySigner {
+  if (!s) throw new HttpError("unavailable", { message: "the signer is not configured" });
+  return s;
+}
+
+/**
+ * `GET|PUT /v2/agents/{tokenAddress}/policy` and `GET …/policy/versions`. Reads are open; a
+ * save needs the agent's key (`agent:write`) or the operator token, is validated here (the
+ * ceilings, every field) and stored by the signer, which keeps the authoritative copy.
+ *
+ * @example
+ * registerPolicy(app, { sql, adminToken, steward });
+ */
+export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
+  const base = "/v2/agents/{tokenAddress}/policy";
+  const errors = {
+    ...COMMON_ERRORS,
+    404: jsonResponse("No agent has this token address, or it has no wallet yet", ErrorEnvelope),
+    503: jsonResponse("The signer did not answer", ErrorEnvelope),
+  };
+  app.openapi(
+    {
+      method: "get",
+      path: base,
+      tags: ["policy"],
+      summary: "The agent's active trading policy (the signer's snapshot)",
+      request: { params },
+      responses: {
+        200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)),
+        ...errors,
+      },
+    },
+    async (c) => {
+      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const policy = await needSigner(d.steward)
+        .getPolicy(walletId)
+        .catch((e: unknown) => {
+          throw signerError(e);
+        });
+      return c.json({ ok: true as const, data: policy }, 200);
+    },
+  );
+  app.openapi(
+    {
+      method: "get",
+      path: `${base}/versions`,
+      tags: ["policy"],
+      summary: "Every version of the agent's policy, newest first, with who saved it",
+      request: { params },
+      responses: {
+        200: jsonResponse(
+          "Versions, newest first",
+          okEnvelope(z.object({ items: z.array(PolicyVersionSchema) })),
+        ),
+        ...errors,
+      },
+    },
+    async (c) => {
+      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const r = await needSigner(d.steward)
+        .listPolicyVersions(walletId)
+        .catch((e: unknown) => {
+          throw signerError(e);
+        });
+      return c.json({ ok: true as const, data: { items: r.versions } }, 200);
+    },
+  );
+
+  const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
+  const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
+  w.put("/v2/agents/:tokenAddress/policy", owner, async (c) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await c.req.text());
+    } catch {
+      throw new HttpError("validation_failed", {
+        message: "the body is not JSON",
+        details: [{ path: "(root)", message: "not JSON" }],
+      });
+    }
+    const parsed = PolicyRulesSchema.safeParse(raw);
+    if (!parsed.success) throw invalidInput("validation_failed", parsed.error.issues);
+    const a = c.get("dashboardAgent");
+    if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
+    const actor = c.get("actor");
+    const saved = await needSigner(d.steward)
+      .replacePolicy(a.walletId, { rules: parsed.data, actor: { kind: actor.kind, id: actor.id } })
+      .catch((e: unknown) => {
+        throw signerError(e);
+      });
+    return c.json({ ok: true as const, data: saved }, 200);
+  });
+  app.openAPIRegistry.registerPath({
+    method: "put",
+    path: base,
+    tags: ["policy"],
+    summary: "Save a new version of the agent's trading policy",
+    description:
+      "Validated here (every field; a value above a platform ceiling is refused naming the field and the ceiling), then stored by the signer as a new immutable version with a new policyId that becomes the active one. Signing calls already running keep the version they began with; open positions are untouched; closing is always allowed.",
+    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
+    request: {
+      params,
+      body: { required: true, content: { "application/json": { schema: PolicyRulesSchema } } },
+    },
+    responses: {
+      200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
+      ...errors,
+      400: jsonResponse(
+        "validation_failed: a field is invalid or above its ceiling",
+        ErrorEnvelope,
+      ),
+      401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
+      403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
+    },
+  });
+
+  // The anomaly panel (operators): what the six-hourly auditor found, newest first.
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/v2/admin/anomalies",
+    tags: ["operator"],
+    summary: "What the six-hourly policy auditor found, newest first",
+    security: [{ operatorToken: [] }],
+    request: { query: AnomalyQuery },
+    responses: {
+      200: jsonResponse(
+        "Anomalies",
+        okEnvelope(z.object({ items: z.array(z.record(z.string(), z.unknown())) })),
+      ),
+      400: jsonResponse("validation_failed: a query parameter is invalid", ErrorEnvelope),
+      401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
+      404: jsonResponse("not_found: the operator API is off (ADMIN_TOKEN unset)", ErrorEnvelope),
+    },
+  });
+  app.get("/v2/admin/anomalies", async (c) => {
+    if (!d.adminToken) {
+      throw new HttpError("not_found", {
+        message: "the operator API is off (ADMIN_TOKEN is not set)",
+      });
+    }
+    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
+      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
+    }
+    const q = AnomalyQuery.safeParse(c.req.query());
+    if (!q.success) throw invalidInput("validation_failed", q.error.issues);
+    const items = await listAnomalies(d.sql, q.data);
+    return c.json({ ok: true as const, data: { items } }, 200);
+  });
+}
+
+const AnomalyQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  agentId: z.string().min(1).max(200).optional(),
+});

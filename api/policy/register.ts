@@ -1,0 +1,21 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import type { AppEnv } from "../env.ts";
+import { type OrderRouteDeps, registerOrders } from "./orders.ts";
+import { type PolicySigner, registerPolicy } from "./policy.ts";
+
+/** What the trading features need from the signer and the venues; all optional. */
+export type PolicyFeatures = {
+  steward?: PolicySigner & NonNullable<OrderRouteDeps["steward"]>;
+  spot?: OrderRouteDeps["spot"];
+  perps?: OrderRouteDeps["perps"];
+};
+
+/** Trading policies and agent orders: the signer holds the policy and judges every order. */
+export function registerPolicyAndOrders(
+  app: OpenAPIHono<AppEnv>,
+  d: { sql: Sql; adminToken?: string; features?: PolicyFeatures },
+) {
+  registerPolicy(app, { sql: d.sql, adminToken: d.adminToken, steward: d.features?.steward });
+  registerOrders(app, { sql: d.sql, adminToken: d.adminToken, ...d.features });
+}
