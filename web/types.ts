@@ -133,6 +133,7 @@ export type BurnRate = {
   }[];
   monthlyUsd: string;
   treasuryUsd: string;
+  holdingsUsd: string;
   runwayDays: string | null;
 };
 

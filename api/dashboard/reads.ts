@@ -183,9 +183,15 @@ export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardRea
   app.openapi(burnRoute, async (c) => {
     const a = await agentOf(c.req.valid("param").tokenAddress);
     const v = await value(a);
-    const b = await burnRate(d.sql, a.agentId, parseDec(v.totalUsd), new Date());
+    // Runway is measured against the treasury Safe alone (the spec's "current treasury"); the
+    // agent's other holdings are reported beside it, not spent from.
+    const treasuryUsd = v.sources.agentSafe.totalUsd;
+    const b = await burnRate(d.sql, a.agentId, parseDec(treasuryUsd), new Date());
     return c.json(
-      { ok: true as const, data: { ...b, treasuryUsd: v.totalUsd, treasuryAsOf: v.asOf } },
+      {
+        ok: true as const,
+        data: { ...b, treasuryUsd, holdingsUsd: v.totalUsd, treasuryAsOf: v.asOf },
+      },
       200,
     );
   });

@@ -236,7 +236,12 @@ export const BurnRate = z
       }),
     ),
     monthlyUsd: UsdDecimal,
-    treasuryUsd: UsdDecimal,
+    treasuryUsd: UsdDecimal.openapi({
+      description: "the treasury Safe's holdings in USD: what the runway is measured against",
+    }),
+    holdingsUsd: UsdDecimal.openapi({
+      description: "everything the agent holds (Safe, hot wallet, perps venue) in USD",
+    }),
     treasuryAsOf: z.object({ block: z.string(), time: IsoTime }),
     runwayDays: UsdDecimal.nullable().openapi({
       description: "days the treasury lasts at this burn, rounded down; null when nothing burns",

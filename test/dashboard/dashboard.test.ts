@@ -395,14 +395,15 @@ describe("burn rate and runway", () => {
       usageEvents: 3,
     });
     expect(b.monthlyUsd).toBe("122.257001");
-    // Treasury: everything the agent holds at the block the answer names, from the chain.
+    // Treasury: the treasury Safe's holdings at the block the answer names, from the chain;
+    // everything the agent holds is reported beside it.
     const block = BigInt(b.treasuryAsOf.block);
-    const all =
-      (await chainValue(A.treasury, A.token, block)).usd44 +
-      (await chainValue(A.wallet, A.token, block)).usd44;
-    expect(scaled(b.treasuryUsd, 44)).toBe(all);
-    // runway = treasury × 30 / monthly, rounded down to 2 places.
-    const expected = (all * 30n * 100n * 10n ** 6n) / (122_257001n * 10n ** 44n);
+    const safe = (await chainValue(A.treasury, A.token, block)).usd44;
+    const all = safe + (await chainValue(A.wallet, A.token, block)).usd44;
+    expect(scaled(b.treasuryUsd, 44)).toBe(safe);
+    expect(scaled(b.holdingsUsd, 44)).toBe(all);
+    // runway = treasury Safe × 30 / monthly, rounded down to 2 places.
+    const expected = (safe * 30n * 100n * 10n ** 6n) / (122_257001n * 10n ** 44n);
     expect(scaled(b.runwayDays, 2)).toBe(expected);
   });
 });
