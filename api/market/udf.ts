@@ -151,7 +151,7 @@ const routes = {
     path: "/udf/history",
     tags: ["udf"],
     summary: "TradingView UDF: bars of [from, to)",
-    description: `The same candles as /tokens/{address}/chart (bars with trades). \`countback\` (bars ending before \`to\`) takes precedence over \`from\`; at most ${CHART_LIMITS.maxLimit} bars, the latest of the range.`,
+    description: `The same candles as /tokens/{address}/chart (bars with trades). \`countback\` (bars ending before \`to\`) takes precedence over \`from\`; at most ${CHART_LIMITS.maxLimit} bars, the latest of the range. A range whose last bar has closed never changes: it carries a strong \`ETag\` and \`Cache-Control: public, max-age=${MARKET_LIMITS.closedChartMaxAgeSeconds}\`; a range that reaches the open bar is \`no-cache\`. Send \`If-None-Match\` for a 304.`,
     request: {
       query: z.object({
         symbol: SymbolQuery,
@@ -349,7 +349,14 @@ export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
       return { s: "no_data" as const, ...(prev ? { nextTime: prev.time } : {}) };
     };
     const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    // A range whose last bar's bucket has closed never changes (as /tokens/:a/chart): charts
+    // and proxies may keep it; a range that reaches the open bucket is revalidated every time.
+    const last = q.to - 1;
+    const closed = last - (last % sec) + sec <= now;
+    const cacheControl = closed
+      ? `public, max-age=${MARKET_LIMITS.closedChartMaxAgeSeconds}`
+      : REVALIDATE;
+    return sendCached(c, cached, cacheControl) as never;
   });
 
   app.openapi(routes.time, (c) => c.text(String(Math.floor(Date.now() / 1000)), 200));

@@ -617,6 +617,22 @@ describe("TradingView UDF", () => {
     expect(back.body.t[1]).toBe(Number(now - (now % 60n)));
   });
 
+  it("a history range of closed bars is cacheable with a strong ETag; one reaching the open bar is not", async () => {
+    const H = "/udf/history";
+    const to = Number(now - DAY);
+    const path = `/udf/history?symbol=${tokenA}&resolution=60&from=${to - 7 * Number(DAY)}&to=${to}`;
+    const closed = await get(path, H);
+    expect(closed.headers.get("cache-control")).toBe("public, max-age=86400");
+    const etag = closed.headers.get("etag") as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect((await get(path, H, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    const live = await get(
+      `/udf/history?symbol=${tokenA}&resolution=60&from=${to}&to=${Number(now) + 60}`,
+      H,
+    );
+    expect(live.headers.get("cache-control")).toBe("no-cache");
+  });
+
   it("config, symbols by address or unique ticker, search, time", async () => {
     const config = (await get("/udf/config", "/udf/config")).body;
     expect(config.supported_resolutions).toEqual(["1", "5", "15", "60", "240", "1D"]);
