@@ -11,7 +11,11 @@ import {
 } from "viem";
 import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
-/** ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). */
+/**
+ * ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). Private
+ * to the devnet: the launchpad API stand-in writes it, TokenManager2 reads it. The launch saga
+ * never reads it (four.meme's `createArg` is opaque), only passes it on.
+ */
 export const CREATE_ARGS_ABI = [
   {
     type: "tuple",
@@ -20,10 +24,13 @@ export const CREATE_ARGS_ABI = [
       { name: "symbol", type: "string" },
       { name: "requestId", type: "uint256" },
       { name: "creator", type: "address" },
-      { name: "buyTaxBps", type: "uint16" },
-      { name: "sellTaxBps", type: "uint16" },
-      { name: "treasury", type: "address" },
-      { name: "treasuryShareBps", type: "uint16" },
+      { name: "feeRateBps", type: "uint16" },
+      { name: "burnRate", type: "uint8" },
+      { name: "divideRate", type: "uint8" },
+      { name: "liquidityRate", type: "uint8" },
+      { name: "recipientRate", type: "uint8" },
+      { name: "recipient", type: "address" },
+      { name: "minSharing", type: "uint256" },
       { name: "deadline", type: "uint64" },
     ],
   },
@@ -36,41 +43,43 @@ export type CreateArgs = {
   requestId: bigint;
   /** Must be the sender of createToken. */
   creator: Address;
-  /** Default 200 (2%); at most 1000. */
-  buyTaxBps?: number;
-  /** Default 200 (2%); at most 1000. */
-  sellTaxBps?: number;
-  /** Receives `treasuryShareBps` of every tax. */
-  treasury: Address;
-  /** Default 5000 (50%); the rest goes to the platform. */
-  treasuryShareBps?: number;
+  /** Tax on every DEX trade after graduation, basis points (the API's `feeRate` x 100). Default 300. */
+  feeRateBps?: number;
+  /** The four shares of the tax, percent, summing to 100. Default: all to the recipient. */
+  burnRate?: number;
+  divideRate?: number;
+  liquidityRate?: number;
+  recipientRate?: number;
+  /** Receives `recipientRate` % of every tax (the agent's treasury). */
+  recipient: Address;
+  /** Minimum holding, wei, to share in dividends. Default 100000 tokens. */
+  minSharing?: bigint;
   /** Unix seconds after which the args are refused; 0 = no deadline. */
   deadline?: bigint;
 };
+
+const withDefaults = (a: CreateArgs): Required<CreateArgs> => ({
+  feeRateBps: 300,
+  burnRate: 0,
+  divideRate: 0,
+  liquidityRate: 0,
+  recipientRate: 100,
+  minSharing: 100_000n * 10n ** 18n,
+  deadline: 0n,
+  ...a,
+});
 
 /**
  * ABI-encodes createToken `args`.
  *
  * @example
- * const args = encodeCreateArgs({ name: "Agent", symbol: "AGT", requestId: 1n, creator, treasury });
+ * const args = encodeCreateArgs({ name: "Agent", symbol: "AGT", requestId: 1n, creator, recipient });
  */
 export function encodeCreateArgs(a: CreateArgs): Hex {
-  return encodeAbiParameters(CREATE_ARGS_ABI, [
-    {
-      name: a.name,
-      symbol: a.symbol,
-      requestId: a.requestId,
-      creator: a.creator,
-      buyTaxBps: a.buyTaxBps ?? 200,
-      sellTaxBps: a.sellTaxBps ?? 200,
-      treasury: a.treasury,
-      treasuryShareBps: a.treasuryShareBps ?? 5000,
-      deadline: a.deadline ?? 0n,
-    },
-  ]);
+  return encodeAbiParameters(CREATE_ARGS_ABI, [withDefaults(a)]);
 }
 
-/** Decodes createToken `args` (for the API stand-in and tests). */
+/** Decodes createToken `args` (devnet tooling and tests only; the saga never does). */
 export function decodeCreateArgs(args: Hex): Required<CreateArgs> {
   const [t] = decodeAbiParameters(CREATE_ARGS_ABI, args);
   return { ...t };
@@ -133,14 +142,15 @@ export type PredictTokenAddressParameters = {
 
 /**
  * The address `createToken(args)` will deploy the token at: TokenDeployer's CREATE2 with salt
- * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. The launch
- * saga registers this address in the ServiceRegistry before it creates the token.
+ * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. Devnet
+ * tooling only (the storyline seeds tokens with it); the launch saga never predicts.
  *
  * @example
  * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, platform, dexFactory, wbnb, pairInitCodeHash, args });
  */
 export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
   const a = p.args;
+  const d = withDefaults(a);
   const token = await p.client.readContract({
     address: p.tokenDeployer,
     abi: tokenDeployerAbi,
@@ -156,11 +166,11 @@ export async function predictTokenAddress(p: PredictTokenAddressParameters): Pro
         dexFactory: p.dexFactory,
         wbnb: p.wbnb,
         pairInitCodeHash: p.pairInitCodeHash,
-        buyTaxBps: a.buyTaxBps ?? 200,
-        sellTaxBps: a.sellTaxBps ?? 200,
-        treasury: a.treasury,
+        buyTaxBps: d.feeRateBps,
+        sellTaxBps: d.feeRateBps,
+        treasury: d.recipient,
         platform: p.platform,
-        treasuryShareBps: a.treasuryShareBps ?? 5000,
+        treasuryShareBps: d.recipientRate * 100,
       },
     ],
   });

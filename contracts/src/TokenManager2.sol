@@ -10,15 +10,22 @@ import {TokenDeployer} from "./TokenDeployer.sol";
 import {Liquidity} from "./Liquidity.sol";
 
 /// @notice The signed `args` of createToken (abi.encode of this struct; see contracts/README.md).
+/// Private to the devnet's launchpad API stand-in and this contract, as four.meme's `createArg`
+/// is private to four.meme: clients pass it through unread. The tax terms are the create API's
+/// `tokenTaxInfo`, the fee rate already in basis points.
 struct CreateArgs {
     string name;
     string symbol;
     uint256 requestId;
     address creator;
-    uint16 buyTaxBps;
-    uint16 sellTaxBps;
-    address treasury;
-    uint16 treasuryShareBps;
+    uint16 feeRateBps;
+    uint8 burnRate;
+    uint8 divideRate;
+    uint8 liquidityRate;
+    uint8 recipientRate;
+    address recipient;
+    /// Minimum holding (wei) to take part in dividends.
+    uint256 minSharing;
     uint64 deadline;
 }
 
@@ -108,6 +115,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
     event TradeStop(address token);
 
     error BadSignature();
+    error BadTaxTerms();
     error RequestUsed();
     error Expired();
     error NotCreator();
@@ -183,23 +191,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 fee = _launchFee;
         if (msg.value < fee) revert WrongFee();
 
-        address token = tokenDeployer.deploy(
-            bytes32(a.requestId),
-            TaxTokenParams({
-                name: a.name,
-                symbol: a.symbol,
-                totalSupply: TOTAL_SUPPLY,
-                manager: address(this),
-                dexFactory: dexFactory,
-                wbnb: wbnb,
-                pairInitCodeHash: pairInitCodeHash,
-                buyTaxBps: a.buyTaxBps,
-                sellTaxBps: a.sellTaxBps,
-                treasury: a.treasury,
-                platform: feeRecipient,
-                treasuryShareBps: a.treasuryShareBps
-            })
-        );
+        address token = tokenDeployer.deploy(bytes32(a.requestId), _taxTokenParams(a));
         uint256 r = maxRaising;
         uint256 t = MAX_OFFERS / 3;
         // K = A * (maxOffers + T) exactly, so the invariant x == ceil(K / y) holds from the start.
@@ -219,6 +211,27 @@ contract TokenManager2 is ReentrancyGuardTransient {
         _pay(feeRecipient, fee);
         // Anything above the launch fee is the creator's first buy (four.meme's presale).
         if (msg.value > fee) _buyFunds(token, msg.sender, msg.value - fee, 0, msg.value - fee);
+    }
+
+    /// @dev The token's constructor terms from the signed args (the stand-in checked them as the
+    /// create API does; a second check here keeps a hand-made signer from breaking the token).
+    function _taxTokenParams(CreateArgs memory a) internal view returns (TaxTokenParams memory) {
+        uint256 shares = uint256(a.burnRate) + a.divideRate + a.liquidityRate + a.recipientRate;
+        if (shares != 100 || a.feeRateBps > 1000) revert BadTaxTerms();
+        return TaxTokenParams({
+            name: a.name,
+            symbol: a.symbol,
+            totalSupply: TOTAL_SUPPLY,
+            manager: address(this),
+            dexFactory: dexFactory,
+            wbnb: wbnb,
+            pairInitCodeHash: pairInitCodeHash,
+            buyTaxBps: a.feeRateBps,
+            sellTaxBps: a.feeRateBps,
+            treasury: a.recipient,
+            platform: feeRecipient,
+            treasuryShareBps: uint16(a.recipientRate) * 100
+        });
     }
 
     // ---------------------------------------------------------------- buy

@@ -68,16 +68,18 @@ const DEX_SWAP_GAS = 1_000_000n;
 
 async function createToken(
   creator: Account,
-  opts: { treasury?: Address; buyTaxBps?: number; sellTaxBps?: number } = {},
+  opts: { treasury?: Address; feeRateBps?: number; recipientRate?: number } = {},
 ) {
   const { args, signature } = await signCreateArgs({
     name: "Agent Token",
     symbol: "AGT",
     requestId: requestId++,
     creator: creator.address,
-    treasury: opts.treasury ?? creator.address,
-    buyTaxBps: opts.buyTaxBps,
-    sellTaxBps: opts.sellTaxBps,
+    recipient: opts.treasury ?? creator.address,
+    feeRateBps: opts.feeRateBps,
+    recipientRate: opts.recipientRate,
+    // The rest of the tax goes to the platform on the devnet token.
+    burnRate: opts.recipientRate === undefined ? undefined : 100 - opts.recipientRate,
     signer: roles.launchpadSigner,
     chainId: t.record.chainId,
     tokenManager: tm,
@@ -192,7 +194,7 @@ describe("TokenManager2 createToken", () => {
       symbol: "X",
       requestId: requestId++,
       creator: creator.address,
-      treasury: creator.address,
+      recipient: creator.address,
       chainId: t.record.chainId,
       tokenManager: tm,
     };
@@ -521,8 +523,8 @@ describe("graduation, DEX and tax", () => {
     buyer = await t.fundedAccount();
     ({ token } = await createToken(await t.fundedAccount(), {
       treasury: treasury.address,
-      buyTaxBps: 300,
-      sellTaxBps: 500,
+      feeRateBps: 500,
+      recipientRate: 50,
     }));
     pair = await t.publicClient.readContract({
       address: token,
@@ -774,7 +776,7 @@ describe("graduation, DEX and tax", () => {
       }),
     );
     const out = quoted as bigint;
-    const tax = (out * 300n) / 10_000n;
+    const tax = (out * 500n) / 10_000n;
     expect((await tokenBal(token, buyer.address)) - b0).toBe(out - tax);
     expect((await tokenBal(token, treasury.address)) - tr0).toBe(tax / 2n);
     expect((await tokenBal(token, platform)) - pl0).toBe(tax - tax / 2n);

@@ -235,8 +235,8 @@ describe("launch", () => {
         functionName: functionName as never,
         args: args as never,
       }) as Promise<T>;
-    expect(await read<number>("buyTaxBps")).toBe(200);
-    expect(await read<number>("sellTaxBps")).toBe(200);
+    expect(await read<number>("buyTaxBps")).toBe(300);
+    expect(await read<number>("sellTaxBps")).toBe(300);
     expect((await read<string>("treasury")).toLowerCase()).toBe(d.treasuryAddress);
     const registry = record.contracts.identityRegistry as Address;
     const id = BigInt(d.eip8004TokenId);
