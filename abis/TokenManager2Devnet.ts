@@ -61,6 +61,11 @@ export const tokenManager2DevnetAbi = [
   },
   {
     inputs: [],
+    name: "BadTerms",
+    type: "error",
+  },
+  {
+    inputs: [],
     name: "ExceedsOffers",
     type: "error",
   },

@@ -8,6 +8,7 @@ import {
   type PublicClient,
   pad,
   toHex,
+  zeroAddress,
 } from "viem";
 import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
@@ -29,6 +30,13 @@ export const CREATE_ARGS_ABI = [
   },
 ] as const;
 
+/** The devnet's default terms: four.meme's 3% feeRate, 100% to the recipient. */
+const DEFAULT_TAX_BPS = 300;
+const DEFAULT_TREASURY_SHARE_BPS = 10_000;
+/** TokenManager2's TAX_MIN_DISPATCH and DEFAULT_MIN_SHARING (whole tokens). */
+const TAX_MIN_DISPATCH = 1_000n * 10n ** 18n;
+const DEFAULT_MIN_SHARING = 100_000n;
+
 export type CreateArgs = {
   name: string;
   symbol: string;
@@ -36,13 +44,13 @@ export type CreateArgs = {
   requestId: bigint;
   /** Must be the sender of createToken. */
   creator: Address;
-  /** Default 200 (2%); at most 1000. */
+  /** Default 300 (3%); whole percent, at most 1000, equal to `sellTaxBps` (one four.meme feeRate). */
   buyTaxBps?: number;
-  /** Default 200 (2%); at most 1000. */
+  /** Default 300 (3%); must equal `buyTaxBps`. */
   sellTaxBps?: number;
-  /** Receives `treasuryShareBps` of every tax. */
+  /** The token's recipient (four.meme `recipientAddress`): its share of every dispatch, in BNB. */
   treasury: Address;
-  /** Default 5000 (50%); the rest goes to the platform. */
+  /** Default 10000 (100%), whole percent; the rest of each dispatch is burned. */
   treasuryShareBps?: number;
   /** Unix seconds after which the args are refused; 0 = no deadline. */
   deadline?: bigint;
@@ -61,10 +69,10 @@ export function encodeCreateArgs(a: CreateArgs): Hex {
       symbol: a.symbol,
       requestId: a.requestId,
       creator: a.creator,
-      buyTaxBps: a.buyTaxBps ?? 200,
-      sellTaxBps: a.sellTaxBps ?? 200,
+      buyTaxBps: a.buyTaxBps ?? DEFAULT_TAX_BPS,
+      sellTaxBps: a.sellTaxBps ?? DEFAULT_TAX_BPS,
       treasury: a.treasury,
-      treasuryShareBps: a.treasuryShareBps ?? 5000,
+      treasuryShareBps: a.treasuryShareBps ?? DEFAULT_TREASURY_SHARE_BPS,
       deadline: a.deadline ?? 0n,
     },
   ]);
@@ -123,10 +131,8 @@ export type PredictTokenAddressParameters = {
   client: PublicClient;
   tokenDeployer: Address;
   tokenManager: Address;
-  /** TokenManager2's fee recipient (the `platform` account on the devnet). */
-  platform: Address;
-  dexFactory: Address;
-  wbnb: Address;
+  /** The DEX router TokenManager2 graduates to (the token swaps its tax through it). */
+  router: Address;
   pairInitCodeHash: Hex;
   args: CreateArgs;
 };
@@ -137,10 +143,12 @@ export type PredictTokenAddressParameters = {
  * saga registers this address in the ServiceRegistry before it creates the token.
  *
  * @example
- * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, platform, dexFactory, wbnb, pairInitCodeHash, args });
+ * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, router, pairInitCodeHash, args });
  */
 export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
   const a = p.args;
+  const rate = (BigInt(a.buyTaxBps ?? DEFAULT_TAX_BPS) / 100n) * 100n;
+  const share = BigInt(a.treasuryShareBps ?? DEFAULT_TREASURY_SHARE_BPS) / 100n;
   const token = await p.client.readContract({
     address: p.tokenDeployer,
     abi: tokenDeployerAbi,
@@ -153,14 +161,18 @@ export async function predictTokenAddress(p: PredictTokenAddressParameters): Pro
         symbol: a.symbol,
         totalSupply: CURVE_TOTAL_SUPPLY,
         manager: p.tokenManager,
-        dexFactory: p.dexFactory,
-        wbnb: p.wbnb,
+        router: p.router,
         pairInitCodeHash: p.pairInitCodeHash,
-        buyTaxBps: a.buyTaxBps ?? 200,
-        sellTaxBps: a.sellTaxBps ?? 200,
-        treasury: a.treasury,
-        platform: p.platform,
-        treasuryShareBps: a.treasuryShareBps ?? 5000,
+        // TokenManager2's `_termsOf`: one rate in whole percent, the treasury's share, the rest burned.
+        feeRate: rate,
+        sellFeeRate: rate,
+        founder: share === 0n ? zeroAddress : a.treasury,
+        rateFounder: share,
+        rateHolder: 0n,
+        rateBurn: 100n - share,
+        rateLiquidity: 0n,
+        minDispatch: TAX_MIN_DISPATCH,
+        minShare: DEFAULT_MIN_SHARING * 10n ** 18n,
       },
     ],
   });

@@ -22,6 +22,17 @@ struct CreateArgs {
     uint64 deadline;
 }
 
+/// @notice four.meme's `tokenTaxInfo` (create API): percentages, and minSharing in whole tokens.
+struct TaxTerms {
+    uint256 feeRate;
+    uint256 burnRate;
+    uint256 divideRate;
+    uint256 liquidityRate;
+    uint256 recipientRate;
+    address recipientAddress;
+    uint256 minSharing;
+}
+
 /// @title TokenManager2 (devnet)
 /// @notice four.meme TokenManager2-compatible bonding curve: same selectors, events and
 /// `_tokenInfos` tuple. Curve: x * y >= K with x = funds + A and y = offers + T (virtual
@@ -52,6 +63,10 @@ contract TokenManager2 is ReentrancyGuardTransient {
     uint256 internal constant GWEI = 1e9;
     uint256 internal constant TOTAL_SUPPLY = 1e27;
     uint256 internal constant MAX_OFFERS = 8e26;
+    /// Tokens of tax a token keeps before it swaps and dispatches them.
+    uint256 internal constant TAX_MIN_DISPATCH = 1_000e18;
+    /// four.meme's smallest minSharing (d x 10^n, n >= 5), in whole tokens.
+    uint256 internal constant DEFAULT_MIN_SHARING = 100_000;
 
     address public immutable signer;
     address public immutable feeRecipient;
@@ -121,6 +136,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
     error ExceedsOffers();
     error TransferFailed();
     error OnlyOwner();
+    error BadTerms();
 
     struct Config {
         address signer;
@@ -183,23 +199,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 fee = _launchFee;
         if (msg.value < fee) revert WrongFee();
 
-        address token = tokenDeployer.deploy(
-            bytes32(a.requestId),
-            TaxTokenParams({
-                name: a.name,
-                symbol: a.symbol,
-                totalSupply: TOTAL_SUPPLY,
-                manager: address(this),
-                dexFactory: dexFactory,
-                wbnb: wbnb,
-                pairInitCodeHash: pairInitCodeHash,
-                buyTaxBps: a.buyTaxBps,
-                sellTaxBps: a.sellTaxBps,
-                treasury: a.treasury,
-                platform: feeRecipient,
-                treasuryShareBps: a.treasuryShareBps
-            })
-        );
+        address token = _deployTaxToken(a.requestId, a.name, a.symbol, _termsOf(a));
         uint256 r = maxRaising;
         uint256 t = MAX_OFFERS / 3;
         // K = A * (maxOffers + T) exactly, so the invariant x == ceil(K / y) holds from the start.
@@ -219,6 +219,47 @@ contract TokenManager2 is ReentrancyGuardTransient {
         _pay(feeRecipient, fee);
         // Anything above the launch fee is the creator's first buy (four.meme's presale).
         if (msg.value > fee) _buyFunds(token, msg.sender, msg.value - fee, 0, msg.value - fee);
+    }
+
+    /// @dev The tax token with four.meme's type-5 terms: `feeRate` percent on pair buys and sells,
+    /// the four shares in percent, `minSharing` whole tokens to share the holder allocation.
+    function _deployTaxToken(uint256 requestId, string memory name, string memory symbol, TaxTerms memory t)
+        internal
+        returns (address)
+    {
+        return tokenDeployer.deploy(
+            bytes32(requestId),
+            TaxTokenParams({
+                name: name,
+                symbol: symbol,
+                totalSupply: TOTAL_SUPPLY,
+                manager: address(this),
+                router: router,
+                pairInitCodeHash: pairInitCodeHash,
+                feeRate: t.feeRate * 100,
+                sellFeeRate: t.feeRate * 100,
+                founder: t.recipientAddress,
+                rateFounder: t.recipientRate,
+                rateHolder: t.divideRate,
+                rateBurn: t.burnRate,
+                rateLiquidity: t.liquidityRate,
+                minDispatch: TAX_MIN_DISPATCH,
+                minShare: t.minSharing * 1e18
+            })
+        );
+    }
+
+    /// @dev Today's devnet args carry the tax in basis points and a treasury share: one rate for
+    /// both sides in whole percent, the treasury as recipient, what it does not take burned.
+    function _termsOf(CreateArgs memory a) internal pure returns (TaxTerms memory t) {
+        if (a.buyTaxBps != a.sellTaxBps || a.buyTaxBps % 100 != 0 || a.treasuryShareBps % 100 != 0) {
+            revert BadTerms();
+        }
+        t.feeRate = a.buyTaxBps / 100;
+        t.recipientRate = a.treasuryShareBps / 100;
+        t.burnRate = 100 - t.recipientRate;
+        t.recipientAddress = t.recipientRate == 0 ? address(0) : a.treasury;
+        t.minSharing = DEFAULT_MIN_SHARING;
     }
 
     // ---------------------------------------------------------------- buy
@@ -421,7 +462,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 tokens = IERC20(token).balanceOf(address(this));
         uint256 bnb = ti.funds;
         Liquidity.seed(router, token, tokens, bnb);
-        TaxToken(token).graduate();
+        TaxToken(payable(token)).setMode(0);
         ti.offers = 0;
         ti.status = STATUS_COMPLETED;
         emit LiquidityAdded(token, tokens, address(0), bnb);

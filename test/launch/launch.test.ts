@@ -235,9 +235,10 @@ describe("launch", () => {
         functionName: functionName as never,
         args: args as never,
       }) as Promise<T>;
-    expect(await read<number>("buyTaxBps")).toBe(200);
-    expect(await read<number>("sellTaxBps")).toBe(200);
-    expect((await read<string>("treasury")).toLowerCase()).toBe(d.treasuryAddress);
+    // four.meme's type-5 terms: one rate in basis points, the treasury as recipient.
+    expect(await read<bigint>("feeRate")).toBe(200n);
+    expect(await read<bigint>("sellFeeRate")).toBe(200n);
+    expect((await read<string>("founder")).toLowerCase()).toBe(d.treasuryAddress);
     const registry = record.contracts.identityRegistry as Address;
     const id = BigInt(d.eip8004TokenId);
     expect(
