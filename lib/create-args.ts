@@ -8,6 +8,7 @@ import {
   type PublicClient,
   pad,
   toHex,
+  zeroAddress,
 } from "viem";
 import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
@@ -36,6 +37,9 @@ export const CREATE_ARGS_ABI = [
   },
 ] as const;
 
+/** TokenManager2's TAX_MIN_DISPATCH: tokens of tax kept before a dispatch. */
+const TAX_MIN_DISPATCH = 1_000n * 10n ** 18n;
+
 export type CreateArgs = {
   name: string;
   symbol: string;
@@ -50,7 +54,7 @@ export type CreateArgs = {
   divideRate?: number;
   liquidityRate?: number;
   recipientRate?: number;
-  /** Receives `recipientRate` % of every tax (the agent's treasury). */
+  /** four.meme `recipientAddress`: `recipientRate` % of every dispatch, in BNB (the agent's treasury). */
   recipient: Address;
   /** Minimum holding, wei, to share in dividends. Default 100000 tokens. */
   minSharing?: bigint;
@@ -132,10 +136,8 @@ export type PredictTokenAddressParameters = {
   client: PublicClient;
   tokenDeployer: Address;
   tokenManager: Address;
-  /** TokenManager2's fee recipient (the `platform` account on the devnet). */
-  platform: Address;
-  dexFactory: Address;
-  wbnb: Address;
+  /** The DEX router TokenManager2 graduates to (the token swaps its tax through it). */
+  router: Address;
   pairInitCodeHash: Hex;
   args: CreateArgs;
 };
@@ -146,7 +148,7 @@ export type PredictTokenAddressParameters = {
  * tooling only (the storyline seeds tokens with it); the launch saga never predicts.
  *
  * @example
- * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, platform, dexFactory, wbnb, pairInitCodeHash, args });
+ * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, router, pairInitCodeHash, args });
  */
 export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
   const a = p.args;
@@ -163,14 +165,18 @@ export async function predictTokenAddress(p: PredictTokenAddressParameters): Pro
         symbol: a.symbol,
         totalSupply: CURVE_TOTAL_SUPPLY,
         manager: p.tokenManager,
-        dexFactory: p.dexFactory,
-        wbnb: p.wbnb,
+        router: p.router,
         pairInitCodeHash: p.pairInitCodeHash,
-        buyTaxBps: d.feeRateBps,
-        sellTaxBps: d.feeRateBps,
-        treasury: d.recipient,
-        platform: p.platform,
-        treasuryShareBps: d.recipientRate * 100,
+        // TokenManager2's `_taxTokenParams`: the signed terms as the tax token takes them.
+        feeRate: BigInt(d.feeRateBps),
+        sellFeeRate: BigInt(d.feeRateBps),
+        founder: d.recipientRate === 0 ? zeroAddress : d.recipient,
+        rateFounder: BigInt(d.recipientRate),
+        rateHolder: BigInt(d.divideRate),
+        rateBurn: BigInt(d.burnRate),
+        rateLiquidity: BigInt(d.liquidityRate),
+        minDispatch: TAX_MIN_DISPATCH,
+        minShare: d.minSharing,
       },
     ],
   });

@@ -59,6 +59,8 @@ contract TokenManager2 is ReentrancyGuardTransient {
     uint256 internal constant GWEI = 1e9;
     uint256 internal constant TOTAL_SUPPLY = 1e27;
     uint256 internal constant MAX_OFFERS = 8e26;
+    /// Tokens of tax a token keeps before it swaps and dispatches them.
+    uint256 internal constant TAX_MIN_DISPATCH = 1_000e18;
 
     address public immutable signer;
     address public immutable feeRecipient;
@@ -213,24 +215,31 @@ contract TokenManager2 is ReentrancyGuardTransient {
         if (msg.value > fee) _buyFunds(token, msg.sender, msg.value - fee, 0, msg.value - fee);
     }
 
-    /// @dev The token's constructor terms from the signed args (the stand-in checked them as the
-    /// create API does; a second check here keeps a hand-made signer from breaking the token).
+    /// @dev four.meme's type-5 tax token with the signed `tokenTaxInfo` terms: `feeRate` on pair
+    /// buys and sells, the four shares in percent, `minSharing` (wei) to share the holder part.
+    /// The stand-in checked them as the create API does; a second check here keeps a hand-made
+    /// signer from breaking the token.
     function _taxTokenParams(CreateArgs memory a) internal view returns (TaxTokenParams memory) {
         uint256 shares = uint256(a.burnRate) + a.divideRate + a.liquidityRate + a.recipientRate;
         if (shares != 100 || a.feeRateBps > 1000) revert BadTaxTerms();
+        if (a.recipientRate != 0 && a.recipient == address(0)) revert BadTaxTerms();
         return TaxTokenParams({
             name: a.name,
             symbol: a.symbol,
             totalSupply: TOTAL_SUPPLY,
             manager: address(this),
-            dexFactory: dexFactory,
-            wbnb: wbnb,
+            router: router,
             pairInitCodeHash: pairInitCodeHash,
-            buyTaxBps: a.feeRateBps,
-            sellTaxBps: a.feeRateBps,
-            treasury: a.recipient,
-            platform: feeRecipient,
-            treasuryShareBps: uint16(a.recipientRate) * 100
+            feeRate: a.feeRateBps,
+            sellFeeRate: a.feeRateBps,
+            // The token takes a founder only with a founder share (and refuses one without).
+            founder: a.recipientRate == 0 ? address(0) : a.recipient,
+            rateFounder: a.recipientRate,
+            rateHolder: a.divideRate,
+            rateBurn: a.burnRate,
+            rateLiquidity: a.liquidityRate,
+            minDispatch: TAX_MIN_DISPATCH,
+            minShare: a.minSharing
         });
     }
 
@@ -434,7 +443,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 tokens = IERC20(token).balanceOf(address(this));
         uint256 bnb = ti.funds;
         Liquidity.seed(router, token, tokens, bnb);
-        TaxToken(token).graduate();
+        TaxToken(payable(token)).setMode(0);
         ti.offers = 0;
         ti.status = STATUS_COMPLETED;
         emit LiquidityAdded(token, tokens, address(0), bnb);
