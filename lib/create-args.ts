@@ -62,15 +62,16 @@ export type CreateArgs = {
   deadline?: bigint;
 };
 
+// `??`, not a spread: a caller passing `feeRateBps: undefined` still gets the default.
 const withDefaults = (a: CreateArgs): Required<CreateArgs> => ({
-  feeRateBps: 300,
-  burnRate: 0,
-  divideRate: 0,
-  liquidityRate: 0,
-  recipientRate: 100,
-  minSharing: 100_000n * 10n ** 18n,
-  deadline: 0n,
   ...a,
+  feeRateBps: a.feeRateBps ?? 300,
+  burnRate: a.burnRate ?? 0,
+  divideRate: a.divideRate ?? 0,
+  liquidityRate: a.liquidityRate ?? 0,
+  recipientRate: a.recipientRate ?? 100,
+  minSharing: a.minSharing ?? 100_000n * 10n ** 18n,
+  deadline: a.deadline ?? 0n,
 });
 
 /**
