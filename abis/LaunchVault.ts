@@ -106,12 +106,7 @@ export const launchVaultAbi = [
               },
               {
                 internalType: "address",
-                name: "dexFactory",
-                type: "address",
-              },
-              {
-                internalType: "address",
-                name: "wbnb",
+                name: "router",
                 type: "address",
               },
               {
@@ -120,29 +115,49 @@ export const launchVaultAbi = [
                 type: "bytes32",
               },
               {
-                internalType: "uint16",
-                name: "buyTaxBps",
-                type: "uint16",
+                internalType: "uint256",
+                name: "feeRate",
+                type: "uint256",
               },
               {
-                internalType: "uint16",
-                name: "sellTaxBps",
-                type: "uint16",
-              },
-              {
-                internalType: "address",
-                name: "treasury",
-                type: "address",
+                internalType: "uint256",
+                name: "sellFeeRate",
+                type: "uint256",
               },
               {
                 internalType: "address",
-                name: "platform",
+                name: "founder",
                 type: "address",
               },
               {
-                internalType: "uint16",
-                name: "treasuryShareBps",
-                type: "uint16",
+                internalType: "uint256",
+                name: "rateFounder",
+                type: "uint256",
+              },
+              {
+                internalType: "uint256",
+                name: "rateHolder",
+                type: "uint256",
+              },
+              {
+                internalType: "uint256",
+                name: "rateBurn",
+                type: "uint256",
+              },
+              {
+                internalType: "uint256",
+                name: "rateLiquidity",
+                type: "uint256",
+              },
+              {
+                internalType: "uint256",
+                name: "minDispatch",
+                type: "uint256",
+              },
+              {
+                internalType: "uint256",
+                name: "minShare",
+                type: "uint256",
               },
             ],
             internalType: "struct TaxTokenParams",

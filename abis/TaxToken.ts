@@ -27,12 +27,7 @@ export const taxTokenAbi = [
           },
           {
             internalType: "address",
-            name: "dexFactory",
-            type: "address",
-          },
-          {
-            internalType: "address",
-            name: "wbnb",
+            name: "router",
             type: "address",
           },
           {
@@ -41,29 +36,49 @@ export const taxTokenAbi = [
             type: "bytes32",
           },
           {
-            internalType: "uint16",
-            name: "buyTaxBps",
-            type: "uint16",
+            internalType: "uint256",
+            name: "feeRate",
+            type: "uint256",
           },
           {
-            internalType: "uint16",
-            name: "sellTaxBps",
-            type: "uint16",
-          },
-          {
-            internalType: "address",
-            name: "treasury",
-            type: "address",
+            internalType: "uint256",
+            name: "sellFeeRate",
+            type: "uint256",
           },
           {
             internalType: "address",
-            name: "platform",
+            name: "founder",
             type: "address",
           },
           {
-            internalType: "uint16",
-            name: "treasuryShareBps",
-            type: "uint16",
+            internalType: "uint256",
+            name: "rateFounder",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "rateHolder",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "rateBurn",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "rateLiquidity",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "minDispatch",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "minShare",
+            type: "uint256",
           },
         ],
         internalType: "struct TaxTokenParams",
@@ -76,7 +91,7 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "BadShare",
+    name: "BadTerms",
     type: "error",
   },
   {
@@ -167,7 +182,7 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "OnlyManager",
+    name: "OnlyOwner",
     type: "error",
   },
   {
@@ -177,7 +192,7 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "TaxTooHigh",
+    name: "TransferRestricted",
     type: "error",
   },
   {
@@ -209,35 +224,10 @@ export const taxTokenAbi = [
     anonymous: false,
     inputs: [
       {
-        indexed: true,
+        indexed: false,
         internalType: "address",
-        name: "pair",
+        name: "account",
         type: "address",
-      },
-    ],
-    name: "Graduated",
-    type: "event",
-  },
-  {
-    anonymous: false,
-    inputs: [
-      {
-        indexed: true,
-        internalType: "address",
-        name: "payer",
-        type: "address",
-      },
-      {
-        indexed: true,
-        internalType: "address",
-        name: "pair",
-        type: "address",
-      },
-      {
-        indexed: true,
-        internalType: "bool",
-        name: "isBuy",
-        type: "bool",
       },
       {
         indexed: false,
@@ -245,45 +235,51 @@ export const taxTokenAbi = [
         name: "amount",
         type: "uint256",
       },
-      {
-        indexed: false,
-        internalType: "uint256",
-        name: "tax",
-        type: "uint256",
-      },
     ],
-    name: "TaxCollected",
+    name: "FeeClaimed",
     type: "event",
   },
   {
     anonymous: false,
     inputs: [
       {
-        indexed: true,
-        internalType: "address",
-        name: "treasury",
-        type: "address",
-      },
-      {
-        indexed: true,
-        internalType: "address",
-        name: "platform",
-        type: "address",
-      },
-      {
         indexed: false,
         internalType: "uint256",
-        name: "treasuryAmount",
+        name: "amountFounder",
         type: "uint256",
       },
       {
         indexed: false,
         internalType: "uint256",
-        name: "platformAmount",
+        name: "amountHolder",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amountBurn",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amountLiquidity",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "quoteFounder",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "quoteHolder",
         type: "uint256",
       },
     ],
-    name: "TaxDistributed",
+    name: "FeeDispatched",
     type: "event",
   },
   {
@@ -313,12 +309,64 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "MAX_TAX_BPS",
+    name: "MAX_FEE_RATE",
     outputs: [
       {
-        internalType: "uint16",
+        internalType: "uint256",
         name: "",
-        type: "uint16",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "MODE_NORMAL",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "MODE_TRANSFER_CONTROLLED",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "MODE_TRANSFER_RESTRICTED",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "_mode",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
@@ -393,12 +441,57 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "buyTaxBps",
+    name: "claimFee",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address[]",
+        name: "accounts",
+        type: "address[]",
+      },
+    ],
+    name: "claimFee",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "account",
+        type: "address",
+      },
+    ],
+    name: "claimableFee",
     outputs: [
       {
-        internalType: "uint16",
+        internalType: "uint256",
         name: "",
-        type: "uint16",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "account",
+        type: "address",
+      },
+    ],
+    name: "claimedFee",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
@@ -419,19 +512,19 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "graduate",
+    name: "dispatchFee",
     outputs: [],
     stateMutability: "nonpayable",
     type: "function",
   },
   {
     inputs: [],
-    name: "graduated",
+    name: "feeAccumulated",
     outputs: [
       {
-        internalType: "bool",
+        internalType: "uint256",
         name: "",
-        type: "bool",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
@@ -439,12 +532,116 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "manager",
+    name: "feeDispatched",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "feeFounder",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "feeHolder",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "feePerShare",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "feeRate",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "feeToFounder",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "founder",
     outputs: [
       {
         internalType: "address",
         name: "",
         type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "minDispatch",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "minShare",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
@@ -465,6 +662,19 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
+    name: "owner",
+    outputs: [
+      {
+        internalType: "address",
+        name: "",
+        type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
     name: "pair",
     outputs: [
       {
@@ -478,7 +688,7 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "platform",
+    name: "quote",
     outputs: [
       {
         internalType: "address",
@@ -491,15 +701,80 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "sellTaxBps",
+    name: "rateBurn",
     outputs: [
       {
-        internalType: "uint16",
+        internalType: "uint256",
         name: "",
-        type: "uint16",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "rateFounder",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "rateHolder",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "rateLiquidity",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "sellFeeRate",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint256",
+        name: "v",
+        type: "uint256",
+      },
+    ],
+    name: "setMode",
+    outputs: [],
+    stateMutability: "nonpayable",
     type: "function",
   },
   {
@@ -510,6 +785,32 @@ export const taxTokenAbi = [
         internalType: "string",
         name: "",
         type: "string",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "tokenAccumulated",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "totalShares",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
@@ -583,28 +884,82 @@ export const taxTokenAbi = [
   },
   {
     inputs: [],
-    name: "treasury",
+    name: "userCount",
     outputs: [
       {
-        internalType: "address",
+        internalType: "uint256",
         name: "",
-        type: "address",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
     type: "function",
   },
   {
-    inputs: [],
-    name: "treasuryShareBps",
+    inputs: [
+      {
+        internalType: "address",
+        name: "",
+        type: "address",
+      },
+    ],
+    name: "userInfo",
     outputs: [
       {
-        internalType: "uint16",
-        name: "",
-        type: "uint16",
+        internalType: "uint256",
+        name: "share",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "rewardDebt",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "claimable",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "claimed",
+        type: "uint256",
       },
     ],
     stateMutability: "view",
     type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "uint256",
+        name: "index",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "count",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "minClaimable",
+        type: "uint256",
+      },
+    ],
+    name: "users",
+    outputs: [
+      {
+        internalType: "address[]",
+        name: "a",
+        type: "address[]",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    stateMutability: "payable",
+    type: "receive",
   },
 ] as const;

@@ -61,6 +61,11 @@ export const tokenManager2DevnetAbi = [
   },
   {
     inputs: [],
+    name: "BadTaxTerms",
+    type: "error",
+  },
+  {
+    inputs: [],
     name: "ExceedsOffers",
     type: "error",
   },

@@ -1,6 +1,7 @@
 import { parseEther } from "viem";
 import type { Config } from "../lib/config.ts";
 import { webServiceKey } from "../lib/services.ts";
+import type { TokenTerms } from "../lib/token-terms.ts";
 
 /** four.meme's BNB curves graduate at 24 BNB raised (the devnet uses DEVNET_MAX_RAISING_BNB). */
 const MAINNET_MAX_RAISING_WEI = parseEther("24");
@@ -28,6 +29,8 @@ export type ApiSettings = {
   rateLimit?: { unauthenticated?: number; authenticated?: number; service?: number };
   /** The web role's credential (`X-Service-Key`) for its own budget; unset: none is honoured. */
   serviceKey?: string;
+  /** The tax terms launched tokens get (TOKEN_TAX_*), as AGENT.md states them; default: 3 %. */
+  tokenTerms?: TokenTerms;
 };
 
 /**
@@ -42,6 +45,7 @@ export function apiSettings(config: Config): ApiSettings {
     webUrl: config.WEB_URL.replace(/\/$/, ""),
     apiUrl: config.apiUrl,
     wsUrl: config.wsUrl,
+    tokenTerms: config.tokenTerms,
     launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
     trustProxy: config.TRUST_PROXY,
     rpcUrls: config.rpcUrls,

@@ -25,9 +25,7 @@ export async function predictServiceToken(
     client: p.client,
     tokenDeployer: c.tokenDeployer,
     tokenManager: c.tokenManager2,
-    platform: p.record.accounts.platform,
-    dexFactory: c.uniswapV2Factory,
-    wbnb: c.wbnb,
+    router: c.uniswapV2Router,
     pairInitCodeHash: p.record.pairInitCodeHash,
     args: p.args,
   });

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { LaunchpadError } from "./errors.ts";
+import { DEFAULT_TOKEN_TERMS, type TokenTerms, taxInfoProblem } from "./token-terms.ts";
 
 /**
  * The service's whole configuration, read once from the environment (and an optional `.env`
@@ -160,6 +161,14 @@ const schema = z.object({
     .pipe(z.array(address))
     .optional(),
   SAFE_THRESHOLD: z.coerce.number().int().min(1).default(1),
+  // The tax terms every launched token gets (four.meme's tokenTaxInfo, percent; the recipient
+  // is the agent's treasury Safe). Checked against four.meme's rules below.
+  TOKEN_TAX_FEE_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.feeRate),
+  TOKEN_TAX_BURN_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.burnRate),
+  TOKEN_TAX_DIVIDE_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.divideRate),
+  TOKEN_TAX_LIQUIDITY_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.liquidityRate),
+  TOKEN_TAX_RECIPIENT_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.recipientRate),
+  TOKEN_TAX_MIN_SHARING: z.coerce.number().default(DEFAULT_TOKEN_TERMS.minSharing),
   LAUNCH_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
   // Origins whose images skip the https and public-address rules (local stand-ins only).
   LAUNCH_IMAGE_TRUSTED_ORIGINS: urlList.optional(),
@@ -216,6 +225,8 @@ export type Config = Env & {
   wsUrl: string;
   /** The port `launchpad web` listens on: WEB_PORT, else WEB_URL's own port. */
   webPort: number;
+  /** Every launched token's tax terms (TOKEN_TAX_*), as four.meme's create API takes them. */
+  tokenTerms: TokenTerms;
 };
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -288,6 +299,17 @@ export function loadConfig(
       "must be set with X_OAUTH_URL",
     );
   }
+  const tokenTerms: TokenTerms = {
+    feeRate: e.TOKEN_TAX_FEE_RATE,
+    burnRate: e.TOKEN_TAX_BURN_RATE,
+    divideRate: e.TOKEN_TAX_DIVIDE_RATE,
+    liquidityRate: e.TOKEN_TAX_LIQUIDITY_RATE,
+    recipientRate: e.TOKEN_TAX_RECIPIENT_RATE,
+    minSharing: e.TOKEN_TAX_MIN_SHARING,
+  };
+  // four.meme would refuse these at every launch: refuse them now. The recipient is a Safe.
+  const termsProblem = taxInfoProblem({ ...tokenTerms, recipientAddress: `0x${"1".repeat(40)}` });
+  if (termsProblem) throw new ConfigError(termsVariable(termsProblem), termsProblem);
   const devnet = !e.BSC_RPC_URL || e.BSC_RPC_URL.length === 0;
   const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
   const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
@@ -299,7 +321,15 @@ export function loadConfig(
     apiUrl,
     wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
     webPort: e.WEB_PORT ?? webUrlPort(e.WEB_URL),
+    tokenTerms,
   };
+}
+
+/** The TOKEN_TAX_* variable a refusal names (the sum names the recipient share). */
+function termsVariable(problem: string): string {
+  if (problem.startsWith("feeRate")) return "TOKEN_TAX_FEE_RATE";
+  if (problem.startsWith("minSharing")) return "TOKEN_TAX_MIN_SHARING";
+  return "TOKEN_TAX_RECIPIENT_RATE";
 }
 
 function webUrlPort(url: string): number {

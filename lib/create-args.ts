@@ -8,10 +8,15 @@ import {
   type PublicClient,
   pad,
   toHex,
+  zeroAddress,
 } from "viem";
 import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
-/** ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). */
+/**
+ * ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). Private
+ * to the devnet: the launchpad API stand-in writes it, TokenManager2 reads it. The launch saga
+ * never reads it (four.meme's `createArg` is opaque), only passes it on.
+ */
 export const CREATE_ARGS_ABI = [
   {
     type: "tuple",
@@ -20,14 +25,20 @@ export const CREATE_ARGS_ABI = [
       { name: "symbol", type: "string" },
       { name: "requestId", type: "uint256" },
       { name: "creator", type: "address" },
-      { name: "buyTaxBps", type: "uint16" },
-      { name: "sellTaxBps", type: "uint16" },
-      { name: "treasury", type: "address" },
-      { name: "treasuryShareBps", type: "uint16" },
+      { name: "feeRateBps", type: "uint16" },
+      { name: "burnRate", type: "uint8" },
+      { name: "divideRate", type: "uint8" },
+      { name: "liquidityRate", type: "uint8" },
+      { name: "recipientRate", type: "uint8" },
+      { name: "recipient", type: "address" },
+      { name: "minSharing", type: "uint256" },
       { name: "deadline", type: "uint64" },
     ],
   },
 ] as const;
+
+/** TokenManager2's TAX_MIN_DISPATCH: tokens of tax kept before a dispatch. */
+const TAX_MIN_DISPATCH = 1_000n * 10n ** 18n;
 
 export type CreateArgs = {
   name: string;
@@ -36,41 +47,44 @@ export type CreateArgs = {
   requestId: bigint;
   /** Must be the sender of createToken. */
   creator: Address;
-  /** Default 200 (2%); at most 1000. */
-  buyTaxBps?: number;
-  /** Default 200 (2%); at most 1000. */
-  sellTaxBps?: number;
-  /** Receives `treasuryShareBps` of every tax. */
-  treasury: Address;
-  /** Default 5000 (50%); the rest goes to the platform. */
-  treasuryShareBps?: number;
+  /** Tax on every DEX trade after graduation, basis points (the API's `feeRate` x 100). Default 300. */
+  feeRateBps?: number;
+  /** The four shares of the tax, percent, summing to 100. Default: all to the recipient. */
+  burnRate?: number;
+  divideRate?: number;
+  liquidityRate?: number;
+  recipientRate?: number;
+  /** four.meme `recipientAddress`: `recipientRate` % of every dispatch, in BNB (the agent's treasury). */
+  recipient: Address;
+  /** Minimum holding, wei, to share in dividends. Default 100000 tokens. */
+  minSharing?: bigint;
   /** Unix seconds after which the args are refused; 0 = no deadline. */
   deadline?: bigint;
 };
+
+// `??`, not a spread: a caller passing `feeRateBps: undefined` still gets the default.
+const withDefaults = (a: CreateArgs): Required<CreateArgs> => ({
+  ...a,
+  feeRateBps: a.feeRateBps ?? 300,
+  burnRate: a.burnRate ?? 0,
+  divideRate: a.divideRate ?? 0,
+  liquidityRate: a.liquidityRate ?? 0,
+  recipientRate: a.recipientRate ?? 100,
+  minSharing: a.minSharing ?? 100_000n * 10n ** 18n,
+  deadline: a.deadline ?? 0n,
+});
 
 /**
  * ABI-encodes createToken `args`.
  *
  * @example
- * const args = encodeCreateArgs({ name: "Agent", symbol: "AGT", requestId: 1n, creator, treasury });
+ * const args = encodeCreateArgs({ name: "Agent", symbol: "AGT", requestId: 1n, creator, recipient });
  */
 export function encodeCreateArgs(a: CreateArgs): Hex {
-  return encodeAbiParameters(CREATE_ARGS_ABI, [
-    {
-      name: a.name,
-      symbol: a.symbol,
-      requestId: a.requestId,
-      creator: a.creator,
-      buyTaxBps: a.buyTaxBps ?? 200,
-      sellTaxBps: a.sellTaxBps ?? 200,
-      treasury: a.treasury,
-      treasuryShareBps: a.treasuryShareBps ?? 5000,
-      deadline: a.deadline ?? 0n,
-    },
-  ]);
+  return encodeAbiParameters(CREATE_ARGS_ABI, [withDefaults(a)]);
 }
 
-/** Decodes createToken `args` (for the API stand-in and tests). */
+/** Decodes createToken `args` (devnet tooling and tests only; the saga never does). */
 export function decodeCreateArgs(args: Hex): Required<CreateArgs> {
   const [t] = decodeAbiParameters(CREATE_ARGS_ABI, args);
   return { ...t };
@@ -123,24 +137,23 @@ export type PredictTokenAddressParameters = {
   client: PublicClient;
   tokenDeployer: Address;
   tokenManager: Address;
-  /** TokenManager2's fee recipient (the `platform` account on the devnet). */
-  platform: Address;
-  dexFactory: Address;
-  wbnb: Address;
+  /** The DEX router TokenManager2 graduates to (the token swaps its tax through it). */
+  router: Address;
   pairInitCodeHash: Hex;
   args: CreateArgs;
 };
 
 /**
  * The address `createToken(args)` will deploy the token at: TokenDeployer's CREATE2 with salt
- * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. The launch
- * saga registers this address in the ServiceRegistry before it creates the token.
+ * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. Devnet
+ * tooling only (the storyline seeds tokens with it); the launch saga never predicts.
  *
  * @example
- * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, platform, dexFactory, wbnb, pairInitCodeHash, args });
+ * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, router, pairInitCodeHash, args });
  */
 export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
   const a = p.args;
+  const d = withDefaults(a);
   const token = await p.client.readContract({
     address: p.tokenDeployer,
     abi: tokenDeployerAbi,
@@ -153,14 +166,18 @@ export async function predictTokenAddress(p: PredictTokenAddressParameters): Pro
         symbol: a.symbol,
         totalSupply: CURVE_TOTAL_SUPPLY,
         manager: p.tokenManager,
-        dexFactory: p.dexFactory,
-        wbnb: p.wbnb,
+        router: p.router,
         pairInitCodeHash: p.pairInitCodeHash,
-        buyTaxBps: a.buyTaxBps ?? 200,
-        sellTaxBps: a.sellTaxBps ?? 200,
-        treasury: a.treasury,
-        platform: p.platform,
-        treasuryShareBps: a.treasuryShareBps ?? 5000,
+        // TokenManager2's `_taxTokenParams`: the signed terms as the tax token takes them.
+        feeRate: BigInt(d.feeRateBps),
+        sellFeeRate: BigInt(d.feeRateBps),
+        founder: d.recipientRate === 0 ? zeroAddress : d.recipient,
+        rateFounder: BigInt(d.recipientRate),
+        rateHolder: BigInt(d.divideRate),
+        rateBurn: BigInt(d.burnRate),
+        rateLiquidity: BigInt(d.liquidityRate),
+        minDispatch: TAX_MIN_DISPATCH,
+        minShare: d.minSharing,
       },
     ],
   });

@@ -34,7 +34,9 @@ type LocalSecrets = { stewardApiKey: string; stewardWebhookSecret: string; maste
 export function resolveServices(config: Config): ServiceEndpoints {
   const needLocal = !config.STEWARD_URL || !config.LAUNCHPAD_API_URL;
   const local = needLocal ? localSecrets(config.dataDir) : undefined;
-  const launchpadUrl = config.LAUNCHPAD_API_URL ?? `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}`;
+  // four.meme's base host is https://four.meme/meme-api; the stand-in serves the same base path.
+  const launchpadUrl =
+    config.LAUNCHPAD_API_URL ?? `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}/meme-api`;
   const trusted =
     config.LAUNCH_IMAGE_TRUSTED_ORIGINS ??
     // Local mode: the stand-in launchpad hosts the sample images over plain HTTP on loopback.

@@ -50,7 +50,7 @@ try {
     symbol: "GAS",
     requestId: 1n,
     creator: user.address,
-    treasury: user.address,
+    recipient: user.address,
     signer: devnetAccounts().launchpadSigner,
     chainId: record.chainId,
     tokenManager: tm,

@@ -90,13 +90,14 @@ describe("a malformed upstream answer is a typed bad_response", () => {
     );
   });
 
-  it("launchpad API: code 0 with a create answer missing its token address", async () => {
+  it("launchpad API: code 0 with a create answer missing its signature", async () => {
     const api = createLaunchpadApiClient({ url, timeoutMs: 2_000 });
     await malformed(
       () => api.create("t", {} as never),
-      { code: 0, data: { createArg: "0x01", signature: "0x02", requestId: "1" } },
-      "tokenAddress",
+      { code: "0", data: { createArg: "0x01" } },
+      "signature",
     );
+    await malformed(() => api.publicConfig(), { code: "0", data: [] }, "data");
     await malformed(() => api.nonce(wallet), { code: "0", data: null }, "data");
     await malformed(() => api.nonce(wallet), { msg: "no code" }, "code");
   });

@@ -1,5 +1,6 @@
 // ERC-20 activity of service tokens: ServiceToken (registered in the ServiceRegistry) and
-// LaunchToken (created by a deposit launch) share the TaxToken ABI and these handlers.
+// LaunchToken (created by a deposit launch) share the TaxToken ABI (four.meme's type 5) and
+// these handlers.
 import { type Context, ponder } from "ponder:registry";
 import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
 import { flushBlockCandles } from "./candles.ts";
@@ -13,18 +14,23 @@ type Block = { number: bigint; timestamp: bigint; hash: Hex };
 
 /**
  * Accounts that hold a token for the market rather than for themselves do not count as holders:
- * the zero and dead addresses, the curve contract, the token's DEX pair and its launch vault.
+ * the zero and dead addresses, the curve contract, the token's DEX pair, its launch vault and the
+ * token itself (the tax it keeps until a dispatch).
  */
 function countsAsHolder(tok: TokenRow, account: Hex): boolean {
   return marketRole(tok, account) === null;
 }
 
 /** Why an account holds for the market rather than for itself; null for an ordinary holder. */
-function marketRole(tok: TokenRow, account: Hex): "curve" | "pair" | "vault" | "burn" | null {
+function marketRole(
+  tok: TokenRow,
+  account: Hex,
+): "curve" | "pair" | "vault" | "burn" | "tax" | null {
   if (account === ZERO || account === DEAD) return "burn";
   if (account === settings.tokenManager2) return "curve";
   if (account === tok.pair) return "pair";
   if (account === tok.launchVault) return "vault";
+  if (account === tok.address) return "tax";
   return null;
 }
 
@@ -182,20 +188,52 @@ type TransferEvent = {
 ponder.on("ServiceToken:Transfer", (e) => onTransfer(e, "registry"));
 ponder.on("LaunchToken:Transfer", (e) => onTransfer(e, "launch"));
 
-/** The treasury's share of a token tax: income in the agent's activity feed. */
-async function onTaxDistributed({ event, context }: { event: TaxEvent; context: Context }) {
-  const treasury = lower(event.args.treasury);
-  const w = await context.db.find(watchedWallet, { address: treasury });
+/**
+ * Tax income (four.meme TaxToken, fourmeme-docs tax-guide.md): a dispatch pays the token's
+ * recipient its share in BNB at once (`quoteFounder`); the recipient is the treasury the token
+ * was registered or launched with. The amount is BNB wei.
+ */
+async function onFeeDispatched(
+  { event, context }: { event: DispatchEvent; context: Context },
+  origin: TokenRow["origin"],
+) {
+  const amount = event.args.quoteFounder;
+  if (amount === 0n) return;
+  const tok = await context.db.find(token, { address: lower(event.log.address) });
+  if (!tok || tok.origin !== origin) return;
+  await taxIncome(context, event, tok.treasury, amount);
+}
+
+/** A holder's claim of its share of the holder allocation (WBNB): income for a wallet we watch. */
+async function onFeeClaimed(
+  { event, context }: { event: ClaimEvent; context: Context },
+  origin: TokenRow["origin"],
+) {
+  if (event.args.amount === 0n) return;
+  const tok = await context.db.find(token, { address: lower(event.log.address) });
+  if (!tok || tok.origin !== origin) return;
+  const account = lower(event.args.account);
+  if (!(await context.db.find(watchedWallet, { address: account }))) return;
+  await taxIncome(context, event, account, event.args.amount);
+}
+
+async function taxIncome(
+  context: Context,
+  event: DispatchEvent | ClaimEvent,
+  wallet: Hex,
+  amount: bigint,
+) {
+  const w = await context.db.find(watchedWallet, { address: wallet });
   await context.db.insert(walletActivity).values({
     id: logId(event.transaction.hash, event.log.logIndex),
     source: SOURCE,
-    wallet: treasury,
+    wallet,
     role: w?.role ?? "treasury",
     agentId: w?.agentId ?? null,
     kind: "tax_income",
     token: lower(event.log.address),
-    counterparty: lower(event.args.platform),
-    amount: event.args.treasuryAmount,
+    counterparty: lower(event.log.address),
+    amount,
     blockNumber: event.block.number,
     logIndex: event.log.logIndex,
     txHash: event.transaction.hash,
@@ -203,12 +241,15 @@ async function onTaxDistributed({ event, context }: { event: TaxEvent; context: 
   });
 }
 
-type TaxEvent = {
-  args: { treasury: Hex; platform: Hex; treasuryAmount: bigint; platformAmount: bigint };
+type TaxLog = {
   log: { address: Hex; logIndex: number };
   block: { number: bigint; timestamp: bigint };
   transaction: { hash: Hex };
 };
+type DispatchEvent = TaxLog & { args: { quoteFounder: bigint } };
+type ClaimEvent = TaxLog & { args: { account: Hex; amount: bigint } };
 
-ponder.on("ServiceToken:TaxDistributed", onTaxDistributed);
-ponder.on("LaunchToken:TaxDistributed", onTaxDistributed);
+ponder.on("ServiceToken:FeeDispatched", (e) => onFeeDispatched(e, "registry"));
+ponder.on("LaunchToken:FeeDispatched", (e) => onFeeDispatched(e, "launch"));
+ponder.on("ServiceToken:FeeClaimed", (e) => onFeeClaimed(e, "registry"));
+ponder.on("LaunchToken:FeeClaimed", (e) => onFeeClaimed(e, "launch"));

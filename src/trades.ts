@@ -26,10 +26,17 @@ const TOPIC = {
   create: sel(tokenManager2Abi, "TokenCreate"),
   swap: sel(uniswapV2PairAbi, "Swap"),
   sync: sel(uniswapV2PairAbi, "Sync"),
+  transfer: toEventSelector("Transfer(address,address,uint256)"),
 };
 
 type TokenRow = typeof token.$inferSelect;
 type Block = { number: bigint; timestamp: bigint; hash: Hex };
+
+/** The address in a log's `i`-th topic. */
+function topicAddress(log: RawLog, i: number): Hex | undefined {
+  const t = log.topics[i];
+  return t ? (`0x${t.slice(26)}`.toLowerCase() as Hex) : undefined;
+}
 
 /** The `i`-th 32-byte word of a log's data as an unsigned integer. */
 function word(log: RawLog, i: number, count: number): bigint {
@@ -81,8 +88,15 @@ function readSteps(tok: TokenRow, logs: RawLog[], txFrom: Hex): Step[] {
   const steps: Step[] = [];
   const tokenIsToken0 = tok.address < settings.wbnb;
   let lastSync: { r0: bigint; r1: bigint } | undefined;
+  // Who last sent this token into its pair: the token itself when it sells its collected tax
+  // (a dispatch inside someone's sell), the seller otherwise.
+  let lastInto: Hex | undefined;
   for (const log of logs) {
     const topic = log.topics[0];
+    if (topic === TOPIC.transfer && lower(log.address) === tok.address) {
+      if (topicAddress(log, 2) === tok.pair) lastInto = topicAddress(log, 1);
+      continue;
+    }
     if (
       topic !== TOPIC.purchase &&
       topic !== TOPIC.sale &&
@@ -148,8 +162,9 @@ function readSteps(tok: TokenRow, logs: RawLog[], txFrom: Hex): Step[] {
           t: {
             venue: "dex",
             side: buy ? "buy" : "sell",
-            // The pair's `to` is often the router: the trader is the transaction's sender.
-            account: txFrom,
+            // The pair's `to` is often the router: the trader is the transaction's sender,
+            // unless the token is selling its own tax.
+            account: !buy && lastInto === tok.address ? tok.address : txFrom,
             tokenAmount,
             bnbAmount,
             fee: 0n,

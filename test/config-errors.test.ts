@@ -42,6 +42,22 @@ describe("launchpad start with a bad configuration", () => {
       () => ({ DATABASE_URL: `postgres://x:y@127.0.0.1:${busyPort}/db` }),
       /^launchpad: DATABASE_URL: cannot connect/,
     ],
+    // Token terms four.meme's create API would refuse at every launch.
+    [
+      "a tax rate four.meme does not offer",
+      () => ({ TOKEN_TAX_FEE_RATE: "2" }),
+      /^launchpad: TOKEN_TAX_FEE_RATE: feeRate must be one of 1, 3, 5, 10/,
+    ],
+    [
+      "tax shares that do not sum to 100",
+      () => ({ TOKEN_TAX_RECIPIENT_RATE: "90" }),
+      /^launchpad: TOKEN_TAX_RECIPIENT_RATE: .*must equal 100/,
+    ],
+    [
+      "a dividend threshold not of the form d x 10^n",
+      () => ({ TOKEN_TAX_MIN_SHARING: "150000" }),
+      /^launchpad: TOKEN_TAX_MIN_SHARING: minSharing must be d x 10\^n/,
+    ],
     [
       "a Steward URL without its tenant id",
       () => ({

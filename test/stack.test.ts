@@ -43,7 +43,7 @@ async function createServiceToken(
     symbol: "OLD",
     requestId: 1n,
     creator: creator.address,
-    treasury: creator.address,
+    recipient: creator.address,
   };
   const { token, pair } = await predictServiceToken({ client, record, args });
   const registrar = createWalletClient({ account: relayer, transport: http(rpc) });

@@ -18,9 +18,23 @@ export const AgentLaunchPreview = z
     treasuryAddress: Address.openapi({ description: "The treasury Safe's CREATE2 address" }),
     tokenAddress: Address.nullable().openapi({
       description:
-        "The launchpad assigns the token address when it signs the create args, during the launch; null until then",
+        "The token TokenManager2 creates: known once an earlier attempt got four.meme's signed create args; null until then",
     }),
     pairAddress: Address.nullable().openapi({ description: "The DEX pair of tokenAddress" }),
+    tokenTaxInfo: z
+      .object({
+        feeRate: z.number().int(),
+        burnRate: z.number().int(),
+        divideRate: z.number().int(),
+        liquidityRate: z.number().int(),
+        recipientRate: z.number().int(),
+        recipientAddress: Address,
+        minSharing: z.number().int(),
+      })
+      .openapi({
+        description:
+          "The token's tax terms as four.meme's create API takes them (percent): feeRate on every DEX buy and sell after graduation, split by the four rates; the recipient is the treasury",
+      }),
     launchFeeWei: Uint,
     gasPriceWei: Uint,
     transactions: z.array(

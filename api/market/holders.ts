@@ -32,9 +32,9 @@ export const Holder = z
       .min(0)
       .max(10_000)
       .openapi({ description: "balance / totalSupply in basis points, floored" }),
-    role: z.enum(["curve", "pair", "vault", "burn"]).nullable().openapi({
+    role: z.enum(["curve", "pair", "vault", "burn", "tax"]).nullable().openapi({
       description:
-        "Accounts holding for the market (bonding curve, DEX pair, launch vault, burn address); null for holders",
+        "Accounts holding for the market (bonding curve, DEX pair, launch vault, burn address, the token's own kept tax); null for holders",
     }),
   })
   .openapi("Holder");
@@ -131,7 +131,7 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
         account: r.account,
         balance: r.balance,
         shareBps: supply === 0n ? 0 : Number((BigInt(r.balance) * 10_000n) / supply),
-        role: r.role as "curve" | "pair" | "vault" | "burn" | null,
+        role: r.role as "curve" | "pair" | "vault" | "burn" | "tax" | null,
       }));
       return { ok: true as const, data: { items, nextCursor, indexedBlock: state.block } };
     };

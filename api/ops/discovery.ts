@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { DEFAULT_TOKEN_TERMS, describeTerms } from "../../lib/token-terms.ts";
 import type { AppEnv } from "../env.ts";
 import { COMMON_ERRORS } from "../http/schemas.ts";
 import type { ApiSettings } from "../settings.ts";
@@ -17,7 +18,8 @@ export function renderAgentSpec(s: ApiSettings): string {
   return readFileSync(AGENT_MD, "utf8")
     .replaceAll("{base_url}", s.apiUrl)
     .replaceAll("{ws_url}", s.wsUrl)
-    .replaceAll("{web_url}", s.webUrl);
+    .replaceAll("{web_url}", s.webUrl)
+    .replaceAll("{token_terms}", describeTerms(s.tokenTerms ?? DEFAULT_TOKEN_TERMS));
 }
 
 const agentMdRoute = createRoute({

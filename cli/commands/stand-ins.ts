@@ -81,10 +81,9 @@ export function launchpadApiCommand(): Command {
         "../../services/launchpad-api/stand-in/server.ts"
       );
       const app = createLaunchpadApp({
-        rpcUrl: config.rpcUrls[0] as string,
         record,
         signer: devnetAccounts().launchpadSigner,
-        baseUrl: s.launchpadApi.url,
+        origin: new URL(s.launchpadApi.url).origin,
         dir: join(config.dataDir, "launchpad-api", "img"),
         log,
       });

@@ -186,14 +186,19 @@ contract LaunchFactory is Ownable {
                 totalSupply: 1e27,
                 // Filled in by the vault with its own address.
                 manager: address(0),
-                dexFactory: dexFactory,
-                wbnb: wbnb,
+                router: router,
                 pairInitCodeHash: pairInitCodeHash,
-                buyTaxBps: i.buyTaxBps,
-                sellTaxBps: i.sellTaxBps,
-                treasury: treasury,
-                platform: platform,
-                treasuryShareBps: treasuryShareBps
+                feeRate: i.buyTaxBps,
+                sellFeeRate: i.sellTaxBps,
+                // four.meme's token pays one recipient: the treasury takes its share of each
+                // dispatch (whole percent), the rest is burned.
+                founder: treasuryShareBps >= 100 ? treasury : address(0),
+                rateFounder: treasuryShareBps / 100,
+                rateHolder: 0,
+                rateBurn: 100 - treasuryShareBps / 100,
+                rateLiquidity: 0,
+                minDispatch: 1_000e18,
+                minShare: 100_000e18
             })
         });
     }

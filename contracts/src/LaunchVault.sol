@@ -187,7 +187,7 @@ contract LaunchVault is ReentrancyGuardTransient {
         tokensForDepositors = TOTAL_SUPPLY - lpTokens;
         (address p,) = Liquidity.seed(router, t, lpTokens, raised);
         pair = p;
-        TaxToken(t).graduate();
+        TaxToken(payable(t)).setMode(0);
         emit LaunchExecuted(t, p, raised, lpTokens, tokensForDepositors);
     }
 

@@ -10,15 +10,22 @@ import {TokenDeployer} from "./TokenDeployer.sol";
 import {Liquidity} from "./Liquidity.sol";
 
 /// @notice The signed `args` of createToken (abi.encode of this struct; see contracts/README.md).
+/// Private to the devnet's launchpad API stand-in and this contract, as four.meme's `createArg`
+/// is private to four.meme: clients pass it through unread. The tax terms are the create API's
+/// `tokenTaxInfo`, the fee rate already in basis points.
 struct CreateArgs {
     string name;
     string symbol;
     uint256 requestId;
     address creator;
-    uint16 buyTaxBps;
-    uint16 sellTaxBps;
-    address treasury;
-    uint16 treasuryShareBps;
+    uint16 feeRateBps;
+    uint8 burnRate;
+    uint8 divideRate;
+    uint8 liquidityRate;
+    uint8 recipientRate;
+    address recipient;
+    /// Minimum holding (wei) to take part in dividends.
+    uint256 minSharing;
     uint64 deadline;
 }
 
@@ -52,6 +59,8 @@ contract TokenManager2 is ReentrancyGuardTransient {
     uint256 internal constant GWEI = 1e9;
     uint256 internal constant TOTAL_SUPPLY = 1e27;
     uint256 internal constant MAX_OFFERS = 8e26;
+    /// Tokens of tax a token keeps before it swaps and dispatches them.
+    uint256 internal constant TAX_MIN_DISPATCH = 1_000e18;
 
     address public immutable signer;
     address public immutable feeRecipient;
@@ -108,6 +117,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
     event TradeStop(address token);
 
     error BadSignature();
+    error BadTaxTerms();
     error RequestUsed();
     error Expired();
     error NotCreator();
@@ -183,23 +193,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 fee = _launchFee;
         if (msg.value < fee) revert WrongFee();
 
-        address token = tokenDeployer.deploy(
-            bytes32(a.requestId),
-            TaxTokenParams({
-                name: a.name,
-                symbol: a.symbol,
-                totalSupply: TOTAL_SUPPLY,
-                manager: address(this),
-                dexFactory: dexFactory,
-                wbnb: wbnb,
-                pairInitCodeHash: pairInitCodeHash,
-                buyTaxBps: a.buyTaxBps,
-                sellTaxBps: a.sellTaxBps,
-                treasury: a.treasury,
-                platform: feeRecipient,
-                treasuryShareBps: a.treasuryShareBps
-            })
-        );
+        address token = tokenDeployer.deploy(bytes32(a.requestId), _taxTokenParams(a));
         uint256 r = maxRaising;
         uint256 t = MAX_OFFERS / 3;
         // K = A * (maxOffers + T) exactly, so the invariant x == ceil(K / y) holds from the start.
@@ -219,6 +213,34 @@ contract TokenManager2 is ReentrancyGuardTransient {
         _pay(feeRecipient, fee);
         // Anything above the launch fee is the creator's first buy (four.meme's presale).
         if (msg.value > fee) _buyFunds(token, msg.sender, msg.value - fee, 0, msg.value - fee);
+    }
+
+    /// @dev four.meme's type-5 tax token with the signed `tokenTaxInfo` terms: `feeRate` on pair
+    /// buys and sells, the four shares in percent, `minSharing` (wei) to share the holder part.
+    /// The stand-in checked them as the create API does; a second check here keeps a hand-made
+    /// signer from breaking the token.
+    function _taxTokenParams(CreateArgs memory a) internal view returns (TaxTokenParams memory) {
+        uint256 shares = uint256(a.burnRate) + a.divideRate + a.liquidityRate + a.recipientRate;
+        if (shares != 100 || a.feeRateBps > 1000) revert BadTaxTerms();
+        if (a.recipientRate != 0 && a.recipient == address(0)) revert BadTaxTerms();
+        return TaxTokenParams({
+            name: a.name,
+            symbol: a.symbol,
+            totalSupply: TOTAL_SUPPLY,
+            manager: address(this),
+            router: router,
+            pairInitCodeHash: pairInitCodeHash,
+            feeRate: a.feeRateBps,
+            sellFeeRate: a.feeRateBps,
+            // The token takes a founder only with a founder share (and refuses one without).
+            founder: a.recipientRate == 0 ? address(0) : a.recipient,
+            rateFounder: a.recipientRate,
+            rateHolder: a.divideRate,
+            rateBurn: a.burnRate,
+            rateLiquidity: a.liquidityRate,
+            minDispatch: TAX_MIN_DISPATCH,
+            minShare: a.minSharing
+        });
     }
 
     // ---------------------------------------------------------------- buy
@@ -421,7 +443,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 tokens = IERC20(token).balanceOf(address(this));
         uint256 bnb = ti.funds;
         Liquidity.seed(router, token, tokens, bnb);
-        TaxToken(token).graduate();
+        TaxToken(payable(token)).setMode(0);
         ti.offers = 0;
         ti.status = STATUS_COMPLETED;
         emit LiquidityAdded(token, tokens, address(0), bnb);

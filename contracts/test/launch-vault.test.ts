@@ -357,14 +357,44 @@ describe("LaunchVault: launch and claims", () => {
         gas: 300_000n,
       }),
     );
-    expect(
-      await t.publicClient.readContract({
+    // The buy's tax stays with the token; the next sell dispatches it: the treasury's share
+    // (the factory's 50%) as BNB to the Safe, the rest burned.
+    const kept = await t.publicClient.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [token],
+    });
+    expect(kept).toBeGreaterThan(0n);
+    const sell = 1_000n * 10n ** 18n;
+    const tw = t.wallet(trader);
+    await t.mined(
+      await tw.writeContract({
         address: token,
         abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [ev.treasury],
+        functionName: "approve",
+        args: [router, sell],
       }),
-    ).toBeGreaterThan(0n);
+    );
+    const safeBnb = await bal(ev.treasury);
+    const receipt = await t.mined(
+      await tw.writeContract({
+        address: router,
+        abi: uniswapV2Router02Abi,
+        functionName: "swapExactTokensForETHSupportingFeeOnTransferTokens",
+        args: [sell, 0n, [token, t.record.contracts.wbnb], trader.address, 2n ** 40n],
+        gas: 1_000_000n,
+      }),
+    );
+    const [d] = parseEventLogs({
+      abi: taxTokenAbi,
+      logs: receipt.logs,
+      eventName: "FeeDispatched",
+    });
+    expect(d?.args.amountFounder).toBe(kept / 2n);
+    expect(d?.args.amountBurn).toBe(kept / 2n);
+    expect(d?.args.quoteFounder).toBeGreaterThan(0n);
+    expect((await bal(ev.treasury)) - safeBnb).toBe(d?.args.quoteFounder);
   });
 });
 

@@ -18,6 +18,7 @@ import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
 import { wbnbAbi } from "../../abis/WBNB.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { signCreateArgs } from "../../lib/create-args.ts";
+import { pairAddress } from "../../lib/pair.ts";
 import * as model from "./curve-model.ts";
 import { DEAD, gasCost, startTestChain, type TestChain } from "./helpers.ts";
 
@@ -66,18 +67,34 @@ async function info(token: Address) {
  */
 const DEX_SWAP_GAS = 1_000_000n;
 
+async function tokenRead(
+  token: Address,
+  functionName:
+    | "_mode"
+    | "pair"
+    | "feeRate"
+    | "founder"
+    | "rateFounder"
+    | "feeAccumulated"
+    | "feeFounder",
+) {
+  return t.publicClient.readContract({ address: token, abi: taxTokenAbi, functionName });
+}
+
 async function createToken(
   creator: Account,
-  opts: { treasury?: Address; buyTaxBps?: number; sellTaxBps?: number } = {},
+  opts: { treasury?: Address; feeRateBps?: number; recipientRate?: number } = {},
 ) {
   const { args, signature } = await signCreateArgs({
     name: "Agent Token",
     symbol: "AGT",
     requestId: requestId++,
     creator: creator.address,
-    treasury: opts.treasury ?? creator.address,
-    buyTaxBps: opts.buyTaxBps,
-    sellTaxBps: opts.sellTaxBps,
+    recipient: opts.treasury ?? creator.address,
+    feeRateBps: opts.feeRateBps,
+    recipientRate: opts.recipientRate,
+    // What the recipient does not take is burned.
+    burnRate: opts.recipientRate === undefined ? undefined : 100 - opts.recipientRate,
     signer: roles.launchpadSigner,
     chainId: t.record.chainId,
     tokenManager: tm,
@@ -192,7 +209,7 @@ describe("TokenManager2 createToken", () => {
       symbol: "X",
       requestId: requestId++,
       creator: creator.address,
-      treasury: creator.address,
+      recipient: creator.address,
       chainId: t.record.chainId,
       tokenManager: tm,
     };
@@ -233,6 +250,100 @@ describe("TokenManager2 createToken", () => {
     ).rejects.toThrow(/WrongFee/);
     await t.mined(await send(creator, good.args, good.signature));
     await expect(send(creator, good.args, good.signature)).rejects.toThrow(/RequestUsed/);
+  });
+
+  it("builds four.meme's tax token from the signed tokenTaxInfo terms and refuses bad ones", async () => {
+    const creator = await t.fundedAccount();
+    const recipient = await t.fundedAccount("0");
+    const base = {
+      name: "Terms",
+      symbol: "TRM",
+      creator: creator.address,
+      recipient: recipient.address,
+      chainId: t.record.chainId,
+      tokenManager: tm,
+      signer: roles.launchpadSigner,
+    };
+    const send = async (terms: Record<string, unknown>) => {
+      const { args, signature } = await signCreateArgs({
+        ...base,
+        ...terms,
+        requestId: requestId++,
+      });
+      return t.wallet(creator).writeContract({
+        address: tm,
+        abi: tokenManager2DevnetAbi,
+        functionName: "createToken",
+        args: [args, signature],
+        value: launchFee,
+      });
+    };
+    const receipt = await t.mined(
+      await send({
+        feeRateBps: 500,
+        burnRate: 10,
+        divideRate: 20,
+        liquidityRate: 30,
+        recipientRate: 40,
+        minSharing: 2_000_000n * 10n ** 18n,
+      }),
+    );
+    const [ev] = parseEventLogs({
+      abi: tokenManager2Abi,
+      logs: receipt.logs,
+      eventName: "TokenCreate",
+    });
+    const token = ev?.args.token as Address;
+    const read = (functionName: string) =>
+      t.publicClient.readContract({
+        address: token,
+        abi: taxTokenAbi,
+        functionName: functionName as "feeRate",
+      });
+    const got: Record<string, unknown> = {};
+    for (const f of [
+      "feeRate",
+      "sellFeeRate",
+      "founder",
+      "rateFounder",
+      "rateHolder",
+      "rateBurn",
+      "rateLiquidity",
+      "minShare",
+      "_mode",
+    ])
+      got[f] = await read(f);
+    expect(got).toEqual({
+      feeRate: 500n,
+      sellFeeRate: 500n,
+      founder: recipient.address,
+      rateFounder: 40n,
+      rateHolder: 20n,
+      rateBurn: 10n,
+      rateLiquidity: 30n,
+      minShare: 2_000_000n * 10n ** 18n,
+      _mode: 2n,
+    });
+    // No recipient share: the token names no founder, whatever address was given.
+    const burnOnly = await t.mined(
+      await send({ feeRateBps: 100, burnRate: 100, recipientRate: 0 }),
+    );
+    const [ev2] = parseEventLogs({
+      abi: tokenManager2Abi,
+      logs: burnOnly.logs,
+      eventName: "TokenCreate",
+    });
+    expect(
+      await t.publicClient.readContract({
+        address: ev2?.args.token as Address,
+        abi: taxTokenAbi,
+        functionName: "founder",
+      }),
+    ).toBe(zeroAddress);
+    // Terms the create API refuses revert even when signed.
+    await expect(send({ recipientRate: 90 })).rejects.toThrow(/BadTaxTerms/);
+    await expect(send({ feeRateBps: 1100 })).rejects.toThrow(/BadTaxTerms/);
+    await expect(send({ recipient: zeroAddress })).rejects.toThrow(/BadTaxTerms/);
   });
 });
 
@@ -521,14 +632,19 @@ describe("graduation, DEX and tax", () => {
     buyer = await t.fundedAccount();
     ({ token } = await createToken(await t.fundedAccount(), {
       treasury: treasury.address,
-      buyTaxBps: 300,
-      sellTaxBps: 500,
+      feeRateBps: 300,
     }));
-    pair = await t.publicClient.readContract({
-      address: token,
-      abi: taxTokenAbi,
-      functionName: "pair",
-    });
+    pair = getAddress(
+      pairAddress({
+        factory: t.record.contracts.uniswapV2Factory,
+        token,
+        wbnb: t.record.contracts.wbnb,
+        initCodeHash: t.record.pairInitCodeHash,
+      }),
+    );
+    // On the curve the token is in controlled mode and names no pair yet (four.meme's lazy pair).
+    expect(await tokenRead(token, "_mode")).toBe(2n);
+    expect(await tokenRead(token, "pair")).toBe(zeroAddress);
   });
 
   it("locks the pair before graduation and survives a pre-created, WBNB-synced pair", async () => {
@@ -731,11 +847,15 @@ describe("graduation, DEX and tax", () => {
     expect(await tokenBal(fresh, freshPair)).toBe(model.TOTAL_SUPPLY - cap);
   });
 
-  it("taxes DEX buys and sells only, split 50/50 between treasury and platform", async () => {
+  it("taxes DEX buys and sells only and dispatches the tax to the recipient in BNB", async () => {
     const router = t.record.contracts.uniswapV2Router;
     const w = t.wallet(buyer);
     const deadline = 2n ** 40n;
-    const platform = t.record.accounts.platform;
+    expect(await tokenRead(token, "_mode")).toBe(0n);
+    expect(await tokenRead(token, "pair")).toBe(pair);
+    expect(await tokenRead(token, "feeRate")).toBe(300n);
+    expect(await tokenRead(token, "founder")).toBe(treasury.address);
+    expect(await tokenRead(token, "rateFounder")).toBe(100n);
     // A plain transfer is not taxed.
     const friend = await t.fundedAccount("1");
     const held = await tokenBal(token, buyer.address);
@@ -750,7 +870,7 @@ describe("graduation, DEX and tax", () => {
     expect(await tokenBal(token, friend.address)).toBe(10n ** 18n);
     expect(await tokenBal(token, buyer.address)).toBe(held - 10n ** 18n);
 
-    // DEX buy: 3% of what leaves the pair is taxed.
+    // DEX buy: 3% of what leaves the pair stays with the token; nothing is dispatched in a buy.
     const path = [t.record.contracts.wbnb, token] as const;
     const [, quoted] = await t.publicClient.readContract({
       address: router,
@@ -758,11 +878,8 @@ describe("graduation, DEX and tax", () => {
       functionName: "getAmountsOut",
       args: [parseEther("0.2"), [...path]],
     });
-    const [b0, tr0, pl0] = await Promise.all([
-      tokenBal(token, buyer.address),
-      tokenBal(token, treasury.address),
-      tokenBal(token, platform),
-    ]);
+    const b0 = await tokenBal(token, buyer.address);
+    const kept0 = await tokenBal(token, token);
     const buyReceipt = await t.mined(
       await w.writeContract({
         address: router,
@@ -776,25 +893,14 @@ describe("graduation, DEX and tax", () => {
     const out = quoted as bigint;
     const tax = (out * 300n) / 10_000n;
     expect((await tokenBal(token, buyer.address)) - b0).toBe(out - tax);
-    expect((await tokenBal(token, treasury.address)) - tr0).toBe(tax / 2n);
-    expect((await tokenBal(token, platform)) - pl0).toBe(tax - tax / 2n);
-    const collected = parseEventLogs({
-      abi: taxTokenAbi,
-      logs: buyReceipt.logs,
-      eventName: "TaxCollected",
-    });
-    expect(collected.map((e) => ({ ...e.args }))).toEqual([
-      { payer: buyer.address, pair: getAddress(pair), isBuy: true, amount: out, tax },
-    ]);
-    const distributed = parseEventLogs({
-      abi: taxTokenAbi,
-      logs: buyReceipt.logs,
-      eventName: "TaxDistributed",
-    });
-    expect(distributed[0]?.args.treasuryAmount).toBe(tax / 2n);
-    expect(distributed[0]?.args.platformAmount).toBe(tax - tax / 2n);
+    expect((await tokenBal(token, token)) - kept0).toBe(tax);
+    expect(await tokenRead(token, "feeAccumulated")).toBe(kept0 + tax);
+    expect(
+      parseEventLogs({ abi: taxTokenAbi, logs: buyReceipt.logs, eventName: "FeeDispatched" }),
+    ).toEqual([]);
 
-    // DEX sell (fee-on-transfer variant): 5% of what the seller sends.
+    // DEX sell (fee-on-transfer variant): the accumulated tax is swapped to BNB and sent to the
+    // recipient first, then 3% of what the seller sends is kept for the next dispatch.
     const sellAmount = 1_000_000n * 10n ** 18n;
     await t.mined(
       await w.writeContract({
@@ -804,10 +910,8 @@ describe("graduation, DEX and tax", () => {
         args: [router, sellAmount],
       }),
     );
-    const [tr1, pl1] = await Promise.all([
-      tokenBal(token, treasury.address),
-      tokenBal(token, platform),
-    ]);
+    const accumulated = kept0 + tax;
+    const treasuryBnb = await bal(treasury.address);
     const sellReceipt = await t.mined(
       await w.writeContract({
         address: router,
@@ -817,22 +921,31 @@ describe("graduation, DEX and tax", () => {
         gas: DEX_SWAP_GAS,
       }),
     );
-    const sellTax = (sellAmount * 500n) / 10_000n;
-    expect((await tokenBal(token, treasury.address)) - tr1).toBe(sellTax / 2n);
-    expect((await tokenBal(token, platform)) - pl1).toBe(sellTax - sellTax / 2n);
-    const sold = parseEventLogs({
+    const sellTax = (sellAmount * 300n) / 10_000n;
+    const [dispatched] = parseEventLogs({
       abi: taxTokenAbi,
       logs: sellReceipt.logs,
-      eventName: "TaxCollected",
+      eventName: "FeeDispatched",
     });
-    expect(sold[0]?.args.isBuy).toBe(false);
-    expect(sold[0]?.args.tax).toBe(sellTax);
+    const d = dispatched?.args;
+    expect(d?.amountFounder).toBe(accumulated);
+    expect([d?.amountHolder, d?.amountBurn, d?.amountLiquidity, d?.quoteHolder]).toEqual([
+      0n,
+      0n,
+      0n,
+      0n,
+    ]);
+    expect(d?.quoteFounder).toBeGreaterThan(0n);
+    expect((await bal(treasury.address)) - treasuryBnb).toBe(d?.quoteFounder);
+    expect(await tokenRead(token, "feeFounder")).toBe(d?.quoteFounder);
+    expect(await tokenBal(token, token)).toBe(sellTax);
+    // Two swaps: the tax's own (to BNB for the recipient), then the seller's.
     const swaps = parseEventLogs({
       abi: uniswapV2PairAbi,
       logs: sellReceipt.logs,
       eventName: "Swap",
     });
-    expect(swaps).toHaveLength(1);
+    expect(swaps).toHaveLength(2);
   });
 
   it("holds exactly the funds of tokens still on the curve", async () => {

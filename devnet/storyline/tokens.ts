@@ -42,11 +42,12 @@ export async function serviceTokenCalls(
     symbol: p.symbol,
     requestId: p.requestId,
     creator: p.creator,
-    treasury: p.treasury,
+    recipient: p.treasury,
   };
   const { token, pair } = await predictServiceToken({ client: p.client, record: p.record, args });
   const register = registerTokenCall(p.record.contracts, {
     ...args,
+    treasury: p.treasury,
     token,
     pair,
     agentId: p.agentId,

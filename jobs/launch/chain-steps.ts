@@ -1,4 +1,4 @@
-import { type Address, encodeFunctionData, getAbiItem, parseEventLogs } from "viem";
+import { type Address, encodeFunctionData, getAbiItem, keccak256, parseEventLogs } from "viem";
 import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
@@ -77,9 +77,9 @@ async function safeCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | 
   };
 }
 
-/** The ServiceRegistry entry of the predicted token, unless it is registered already. */
+/** The ServiceRegistry entry of the token createToken creates, unless it is registered already. */
 async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
-  const token = need(saga.predicted_token, "predicted token");
+  const token = need(saga.predicted_token, "simulated token");
   const registered = await ctx.client.readContract({
     address: ctx.contracts.serviceRegistry,
     abi: serviceRegistryAbi,
@@ -237,13 +237,57 @@ const identityMined: Step = async (ctx, saga) => {
   return "done";
 };
 
+/** The createToken call as four.meme's guide makes it: its args unchanged, value = the launch fee. */
+async function createCall(ctx: SagaContext, saga: SagaRow) {
+  return {
+    to: ctx.contracts.tokenManager2,
+    // No presale: the creator buys nothing at creation.
+    value: await launchFee(ctx),
+    data: encodeFunctionData({
+      abi: tokenManager2Abi,
+      functionName: "createToken",
+      args: [need(saga.create_arg, "create args"), need(saga.create_signature, "signature")],
+    }),
+  };
+}
+
+/**
+ * The token this createToken creates, from TokenCreate in a simulation of the very call from
+ * the agent's wallet (eth_simulateV1): the contract names it, nothing decodes the args. A
+ * simulation that reverts is TokenManager2 refusing the args.
+ */
+async function simulatedToken(ctx: SagaContext, saga: SagaRow): Promise<Address> {
+  const call = await createCall(ctx, saga);
+  const { results } = await ctx.client.simulateCalls({
+    account: need(saga.wallet_address, "wallet"),
+    calls: [call],
+  });
+  const [result] = results;
+  if (result?.status !== "success") {
+    throw new SagaError(
+      "LAUNCHPAD_ERROR",
+      `createToken would revert: ${result?.error?.message.split("\n")[0] ?? "no result"}`,
+    );
+  }
+  const [ev] = parseEventLogs({
+    abi: tokenManager2Abi,
+    logs: result.logs ?? [],
+    eventName: "TokenCreate",
+  });
+  if (!ev) throw new SagaError("LAUNCHPAD_ERROR", "createToken would emit no TokenCreate");
+  return lower(ev.args.token as Address);
+}
+
 /**
  * The ServiceRegistry entry, then createToken, without waiting in between: the entry is in
  * the node's pool at a higher gas price before createToken is sent, so it is mined first or in
- * an earlier block, and the indexer sees the token's mint.
+ * an earlier block, and the indexer sees the token's mint. The entry names the token the
+ * simulation of this very createToken created (stored before anything is sent).
  */
 const createSent: Step = async (ctx, saga) => {
   if (saga.token_address || saga.create_tx) return "skipped";
+  if (!saga.predicted_token)
+    await patchSaga(ctx.sql, saga, { predicted_token: await simulatedToken(ctx, saga) });
   let entryPending = false;
   if (saga.register_tx) {
     await rebroadcastRelayerTxs(ctx, [saga.register_tx]);
@@ -259,16 +303,14 @@ const createSent: Step = async (ctx, saga) => {
   }
   let hash: `0x${string}`;
   try {
+    const call = await createCall(ctx, saga);
     ({ txHash: hash } = await ctx.steward.sendTransaction(need(saga.wallet_id, "wallet"), {
-      to: ctx.contracts.tokenManager2,
-      value: (await launchFee(ctx)).toString(),
-      // One key per signed args: the signer returns the same transaction on a retry.
-      idempotencyKey: `create:${need(saga.request_id, "request id")}`,
-      data: encodeFunctionData({
-        abi: tokenManager2Abi,
-        functionName: "createToken",
-        args: [need(saga.create_arg, "create args"), need(saga.create_signature, "signature")],
-      }),
+      to: call.to,
+      value: call.value.toString(),
+      // One key per signed args: the signer returns the same transaction on a retry, so a
+      // crash after createToken resumes from its receipt and never creates a second token.
+      idempotencyKey: `create:${keccak256(call.data)}`,
+      data: call.data,
     }));
   } catch (error) {
     // The signer estimates gas first: Steward answers a revert as an RPC failure (502).
@@ -287,7 +329,10 @@ const createSent: Step = async (ctx, saga) => {
   return "done";
 };
 
-/** createToken and the entry mined; the token from TokenCreate. */
+/**
+ * createToken and the entry mined; the token from TokenCreate in the receipt, which must be
+ * the token asked for: the registered address, the request's name and ticker, our wallet.
+ */
 const createMined: Step = async (ctx, saga) => {
   if (saga.token_address) return "skipped";
   const hash = need(saga.create_tx, "create transaction");
@@ -308,6 +353,23 @@ const createMined: Step = async (ctx, saga) => {
     eventName: "TokenCreate",
   });
   if (!ev) throw new SagaError("LAUNCHPAD_ERROR", `createToken ${hash} emitted no TokenCreate`);
+  const r = saga.request;
+  const differs = [
+    lower(ev.args.token as Address) !== saga.predicted_token && "token",
+    ev.args.name !== r.name && "name",
+    ev.args.symbol !== r.ticker && "symbol",
+    lower(ev.args.creator as Address) !== saga.wallet_address && "creator",
+  ].filter(Boolean);
+  if (differs.length > 0) {
+    ctx.log.error(
+      { agentId: saga.agent_id, create: hash, differs, event: ev.args },
+      "TokenCreate differs from the launch request",
+    );
+    throw new SagaError(
+      "LAUNCHPAD_ERROR",
+      `createToken ${hash} created another token than asked (${differs.join(", ")} differ)`,
+    );
+  }
   if (
     entry &&
     (entry.blockNumber > receipt.blockNumber ||
@@ -319,7 +381,10 @@ const createMined: Step = async (ctx, saga) => {
       "the ServiceRegistry entry was mined after createToken: the indexer misses the mint",
     );
   }
-  await patchSaga(ctx.sql, saga, { token_address: lower(ev.args.token as Address) });
+  await patchSaga(ctx.sql, saga, {
+    token_address: lower(ev.args.token as Address),
+    request_id: String(ev.args.requestId),
+  });
   return "done";
 };
 

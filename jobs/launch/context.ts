@@ -14,6 +14,7 @@ import { ConfigError } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { resolveServices } from "../../lib/services.ts";
+import type { TokenTerms } from "../../lib/token-terms.ts";
 import {
   createLaunchpadApiClient,
   type LaunchpadApiClient,
@@ -48,6 +49,8 @@ export type SagaContext = {
   steward: StewardClient;
   launchpad: LaunchpadApiClient;
   trustedImageOrigins: string[];
+  /** The tax terms every token is created with (TOKEN_TAX_*; the recipient is the treasury). */
+  tokenTerms: TokenTerms;
   /** Base URL of our API: the agent registration file is served there. */
   apiUrl: string;
   /** Test mode only: kill the process once after these steps. */
@@ -125,6 +128,7 @@ export function sagaContext(p: { config: Config; sql: Sql; log: Logger }): SagaC
       timeoutMs: services.timeoutMs,
     }),
     trustedImageOrigins: services.trustedImageOrigins,
+    tokenTerms: config.tokenTerms,
     apiUrl: config.apiUrl,
     killPoints:
       config.LAUNCHPAD_ENV === "test" && config.LAUNCHPAD_TEST_KILL_POINTS

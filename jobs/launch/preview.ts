@@ -4,6 +4,7 @@ import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { pairAddress } from "../../lib/pair.ts";
+import type { TokenTaxInfo } from "../../lib/token-terms.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import type { SagaRow } from "./row.ts";
@@ -24,9 +25,11 @@ export type AgentLaunchPreview = {
   agentId: string;
   walletAddress: Address;
   treasuryAddress: Address;
-  /** Known once the launchpad signed the create args (an earlier attempt); else null. */
+  /** Known once an earlier attempt simulated its signed createToken; else null. */
   tokenAddress: Address | null;
   pairAddress: Address | null;
+  /** The token's tax terms (four.meme's `tokenTaxInfo`, percent), the treasury as recipient. */
+  tokenTaxInfo: TokenTaxInfo & { recipientAddress: Address };
   launchFeeWei: string;
   gasPriceWei: string;
   transactions: PreviewTx[];
@@ -120,7 +123,7 @@ export async function previewAgentLaunch(
           }),
         )
       : 0n;
-  // Until the launchpad signed the args, a stand-in token of the same shape gives the cost.
+  // Until an attempt knows its token, a stand-in token of the same shape gives the cost.
   const sampleToken = token ?? lower(`0x${keccak256(toHex(`preview:${agentId}`)).slice(26)}`);
   const pairOf = (t: Address) =>
     pairAddress({
@@ -152,6 +155,7 @@ export async function previewAgentLaunch(
     treasuryAddress: plan.address,
     tokenAddress: token,
     pairAddress: token ? pairOf(token) : null,
+    tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: plan.address },
     launchFeeWei: launchFee.toString(),
     gasPriceWei: gasPrice.toString(),
     transactions: txs,

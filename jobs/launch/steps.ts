@@ -10,10 +10,8 @@ import {
 } from "viem";
 import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
-import { decodeCreateArgs } from "../../lib/create-args.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import { loginMessage } from "../../services/launchpad-api/protocol.ts";
-import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
 import { patchSaga, type SagaRow } from "./row.ts";
@@ -86,7 +84,13 @@ export async function treasuryPlan(ctx: SagaContext, saga: SagaRow) {
   return { initializer, saltNonce, address: lower(address) };
 }
 
-/** Signed createToken args from the launchpad API: login (with the image check), upload, create. */
+/**
+ * The signed `{createArg, signature}` from four.meme's create API, as its create guide runs it:
+ * the public config (for `raisedToken`) and the login (nonce, the wallet's signature of
+ * four.meme's message) beside the check of the agent's image, then the upload of that image
+ * (the token's `imgUrl` is four.meme's copy), then create. Both answers are stored as they
+ * came: never decoded, never changed.
+ */
 export const launchpad: Step = async (ctx, saga) => {
   if (saga.create_arg) return "skipped";
   const walletId = need(saga.wallet_id, "wallet");
@@ -97,10 +101,14 @@ export const launchpad: Step = async (ctx, saga) => {
     const { signature } = await ctx.steward.signMessage(walletId, loginMessage(nonce));
     return ctx.launchpad.login(address, signature);
   };
-  const [token, image] = await Promise.all([
+  const [token, image, presets] = await Promise.all([
     login(),
     checkImage({ url: saga.request.imageUrl, trustedOrigins: ctx.trustedImageOrigins }),
+    ctx.launchpad.publicConfig(),
   ]);
+  const raisedToken = presets.find((t) => t.symbol === "BNB" && t.status === "PUBLISH");
+  if (!raisedToken)
+    throw new SagaError("LAUNCHPAD_ERROR", "four.meme's public config offers no BNB raise");
   const imgUrl = await ctx.launchpad.upload(
     token,
     image.bytes,
@@ -115,34 +123,16 @@ export const launchpad: Step = async (ctx, saga) => {
     imgUrl,
     launchTime: Date.now(),
     label: "AI",
+    lpTradingFee: 0.0025,
     preSale: "0",
-    tokenTaxInfo: {
-      buyTaxBps: LAUNCH_LIMITS.buyTaxBps,
-      sellTaxBps: LAUNCH_LIMITS.sellTaxBps,
-      recipientAddress: treasuryAddress,
-      recipientRate: LAUNCH_LIMITS.treasuryShareBps,
-    },
+    onlyMPC: false,
+    feePlan: false,
+    tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: treasuryAddress },
+    raisedToken,
   });
-  // Never send what we did not ask for: the args must name our wallet, treasury and terms.
-  const args = decodeCreateArgs(created.createArg);
-  if (
-    lower(args.creator) !== address ||
-    lower(args.treasury) !== treasuryAddress ||
-    args.buyTaxBps !== LAUNCH_LIMITS.buyTaxBps ||
-    args.sellTaxBps !== LAUNCH_LIMITS.sellTaxBps ||
-    args.name !== r.name ||
-    args.symbol !== r.ticker
-  ) {
-    throw new SagaError(
-      "LAUNCHPAD_ERROR",
-      "launchpad API returned create args that differ from the request",
-    );
-  }
   await patchSaga(ctx.sql, saga, {
     create_arg: created.createArg,
     create_signature: created.signature,
-    request_id: args.requestId.toString(),
-    predicted_token: lower(created.tokenAddress),
   });
   return "done";
 };

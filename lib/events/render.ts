@@ -112,7 +112,8 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
     `${d.role === "treasury" ? "Treasury" : "Wallet"} sent ${units(d.amount)} of ${short(d.token)} to ${short(d.counterparty)}`,
   "wallet.bnb_in": (d) => `Treasury received ${units(d.amount)} BNB from ${short(d.counterparty)}`,
   "wallet.bnb_out": (d) => `Treasury sent ${units(d.amount)} BNB to ${short(d.counterparty)}`,
-  "tax.income": (d) => `Treasury earned ${units(d.amount)} tax in ${short(d.token)}`,
+  "tax.income": (d) =>
+    `${d.role === "treasury" ? "Treasury" : "Wallet"} earned ${units(d.amount)} BNB of tax from ${short(d.token)}`,
 };
 
 /** The types with a template of their own (tests check every catalog type is covered). */

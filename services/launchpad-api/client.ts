@@ -2,28 +2,33 @@ import type { z } from "zod";
 import { FormData, parseUpstream, UpstreamError, upstreamJson } from "../http.ts";
 import { LaunchpadAnswers as A, MemeEnvelope, type TokenCreateBody } from "./protocol.ts";
 
-export type LaunchpadApiClientParameters = { url: string; timeoutMs: number };
+export type LaunchpadApiClientParameters = {
+  /** four.meme's base host, `https://four.meme/meme-api`, or the stand-in's equivalent. */
+  url: string;
+  timeoutMs: number;
+};
 
 /**
- * Typed client of the four.meme-compatible launchpad API: nonce, login with a wallet
- * signature, image upload, token create. Talks to four.meme itself or to the local stand-in
- * (`services/launchpad-api/stand-in/server.ts`); only `url` differs. Throws `UpstreamError`
- * (service "launchpad"), also for a `code` other than 0 in a 200 answer.
+ * Typed client of four.meme's create API (fourmeme-docs docs/create-guide.md): public config,
+ * nonce, login with a wallet signature, image upload, token create. Talks to four.meme itself
+ * or to the local stand-in (`services/launchpad-api/stand-in/server.ts`); only `url` differs.
+ * Throws `UpstreamError` (service "launchpad"); a `code` other than "0" is kind `rejected`
+ * with four.meme's `code` and `msg` in the message.
  *
  * @example
- * const api = createLaunchpadApiClient({ url, timeoutMs: 10_000 });
- * const nonce = await api.nonce(address);
+ * const api = createLaunchpadApiClient({ url: "https://four.meme/meme-api", timeoutMs: 10_000 });
+ * const [bnb] = await api.publicConfig();
  */
 export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
   const call = async <S extends z.ZodType>(
     path: string,
     data: S,
-    o: { json?: unknown; form?: FormData; token?: string },
+    o: { json?: unknown; form?: FormData; token?: string; method?: "GET" | "POST" },
   ): Promise<z.output<S>> => {
     const res = await upstreamJson({
       service: "launchpad",
-      url: `${p.url}${path}`,
-      method: "POST",
+      url: `${p.url}/v1${path}`,
+      method: o.method ?? "POST",
       json: o.json,
       form: o.form,
       headers: o.token ? { "meme-web-access": o.token } : {},
@@ -31,13 +36,21 @@ export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
       schema: MemeEnvelope,
     });
     if (String(res.code) !== "0") {
-      throw new UpstreamError("launchpad", "rejected", `${path} answered code ${res.code}`, {
-        details: res.msg ?? undefined,
-      });
+      const msg = res.msg ?? "no message";
+      throw new UpstreamError(
+        "launchpad",
+        "rejected",
+        `${path} refused: ${msg} (code ${res.code})`,
+        {
+          details: msg,
+        },
+      );
     }
     return parseUpstream("launchpad", data, res.data, `${path} data`);
   };
   return {
+    /** The raise presets; the create body carries one of them unchanged as `raisedToken`. */
+    publicConfig: () => call("/public/config", A.publicConfig, { method: "GET" }),
     nonce: (address: string) =>
       call("/private/user/nonce/generate", A.nonce, {
         json: { accountAddress: address, verifyType: "LOGIN", networkCode: "BSC" },
@@ -54,12 +67,13 @@ export function createLaunchpadApiClient(p: LaunchpadApiClientParameters) {
           walletName: "MetaMask",
         },
       }),
-    /** Uploads an image (multipart `file`); returns its hosted URL. */
+    /** Uploads an image (multipart `file`); returns its hosted URL, the only valid `imgUrl`. */
     upload: (token: string, image: Uint8Array, filename: string, type: string) => {
       const form = new FormData();
       form.append("file", new Blob([image], { type }), filename);
       return call("/private/token/upload", A.imageUrl, { form, token });
     },
+    /** The signed `{createArg, signature}` for `TokenManager2.createToken`, opaque to us. */
     create: (token: string, body: TokenCreateBody) =>
       call("/private/token/create", A.TokenCreateResult, { json: body, token }),
   };

@@ -75,8 +75,10 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
   // Which tokens are the service's.
   const registered = await logs(c.serviceRegistry, "ServiceTokenRegistered", serviceRegistryAbi);
   const launches = await logs(c.launchFactory, "LaunchCreated", launchFactoryAbi);
-  const tokens = new Map<Address, { pair: Address; vault?: Address }>();
-  for (const l of registered) tokens.set(lc(l.args.token), { pair: lc(l.args.pair) });
+  const tokens = new Map<Address, { pair: Address; vault?: Address; treasury: Address }>();
+  for (const l of registered) {
+    tokens.set(lc(l.args.token), { pair: lc(l.args.pair), treasury: lc(l.args.treasury) });
+  }
   const executed = await logs(
     launches.map((l) => l.args.vault),
     "LaunchExecuted",
@@ -87,6 +89,7 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
     tokens.set(lc(l.args.predictedToken), {
       pair: ex ? lc(ex.args.pair) : lc(zeroAddress),
       vault: lc(l.args.vault),
+      treasury: lc(l.args.treasury),
     });
   }
   const tokenRows = new Map((await q("token")).map((r) => [r.address as Address, r]));
@@ -131,6 +134,11 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
   for (const [token, t] of tokens) {
     if (t.pair === lc(zeroAddress)) continue;
     const syncs = await logs(t.pair, "Sync", uniswapV2PairAbi);
+    // Token transfers into the pair: a sell whose tokens came from the token itself is the
+    // token selling its collected tax (a dispatch), not the transaction's sender.
+    const into = (await logs(token, "Transfer", taxTokenAbi)).filter(
+      (l) => lc(l.args.to) === t.pair,
+    );
     for (const l of await logs(t.pair, "Swap", uniswapV2PairAbi)) {
       const is0 = token < lc(c.wbnb);
       const a = l.args;
@@ -152,13 +160,17 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
         ? [sync.args.reserve0, sync.args.reserve1]
         : [sync.args.reserve1, sync.args.reserve0];
       const tx = await client.getTransaction({ hash: l.transactionHash });
+      const sender = into
+        .filter((x) => x.transactionHash === l.transactionHash && x.logIndex < l.logIndex)
+        .at(-1);
+      const taxSale = !buy && sender !== undefined && lc(sender.args.from) === token;
       want.push({
         id: `56:${l.transactionHash}:${l.logIndex}`,
         token,
         block: l.blockNumber,
         venue: "dex",
         side: buy ? "buy" : "sell",
-        account: lc(tx.from),
+        account: taxSale ? token : lc(tx.from),
         token_amount: String(amount),
         bnb_amount: String(bnb),
         fee: "0",
@@ -243,7 +255,7 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
       if (from !== lc(zeroAddress)) balances.set(from, (balances.get(from) ?? 0n) - v);
       if (to !== lc(zeroAddress)) balances.set(to, (balances.get(to) ?? 0n) + v);
     }
-    const excluded = new Set([DEAD, lc(c.tokenManager2), t.pair, t.vault]);
+    const excluded = new Set([DEAD, lc(c.tokenManager2), t.pair, t.vault, token]);
     let holders = 0;
     for (const [account, bal] of balances) {
       const onChain = await client.readContract({
@@ -294,6 +306,62 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
     eq(`token ${token} maxRaising`, row.max_raising, info[5]);
     eq(`token ${token} status`, row.status, info[12] === 3n ? "graduated" : "curve");
     if (info[12] !== 3n) eq(`token ${token} curve lastPrice`, row.last_price, info[9]);
+  }
+
+  // Tax income, from the tax tokens' own events: each FeeDispatched pays the token's recipient
+  // (founder) `quoteFounder` BNB; each FeeClaimed pays a holder. Income is what reached the
+  // treasuries and the wallets the index watches.
+  const watched = new Set((await q("watched_wallet")).map((r) => r.address as Address));
+  const income = new Map<string, { wallet: Address; token: Address; amount: bigint }>();
+  for (const [token, t] of tokens) {
+    if (!t.vault && !created.has(token)) continue;
+    if (t.vault && t.pair === lc(zeroAddress)) continue;
+    const founder = lc(
+      (await client.readContract({
+        address: token,
+        abi: taxTokenAbi,
+        functionName: "founder",
+      })) as string,
+    );
+    for (const l of await logs(token, "FeeDispatched", taxTokenAbi)) {
+      if (l.args.quoteFounder === 0n) continue;
+      // The index credits the registered treasury: it must be the token's recipient.
+      eq(`token ${token} founder`, t.treasury, founder);
+      income.set(`56:${l.transactionHash}:${l.logIndex}`, {
+        wallet: founder,
+        token,
+        amount: l.args.quoteFounder,
+      });
+    }
+    for (const l of await logs(token, "FeeClaimed", taxTokenAbi)) {
+      const account = lc(l.args.account);
+      if (l.args.amount === 0n || !watched.has(account)) continue;
+      income.set(`56:${l.transactionHash}:${l.logIndex}`, {
+        wallet: account,
+        token,
+        amount: l.args.amount,
+      });
+    }
+  }
+  const incomeRows = await sql.unsafe(
+    `select id, wallet, token, amount from "${schema}".wallet_activity where kind = 'tax_income'`,
+  );
+  eq("tax income count", incomeRows.length, income.size);
+  for (const r of incomeRows) {
+    const w = income.get(r.id);
+    if (!w) bad.push(`tax income ${r.id} unexpected`);
+    else
+      for (const k of ["wallet", "token", "amount"] as const)
+        eq(`tax income ${r.id} ${k}`, r[k], w[k]);
+  }
+  const total = (rows: { wallet: string; amount: unknown }[], wallet: string) =>
+    rows.filter((r) => r.wallet === wallet).reduce((a, r) => a + BigInt(String(r.amount)), 0n);
+  for (const wallet of new Set([...income.values()].map((v) => v.wallet))) {
+    eq(
+      `tax income of ${wallet}`,
+      total(incomeRows as never, wallet),
+      total([...income.values()], wallet),
+    );
   }
 
   // Launches: vault state and balances.

@@ -123,7 +123,10 @@ export async function checkMarket(p: {
             ? "pair"
             : h.account === t?.launch_vault
               ? "vault"
-              : null;
+              : // The tax token's own balance is its kept tax, not a holder's.
+                h.account === h.token
+                ? "tax"
+                : null;
     eq(`holder ${h.token} ${h.account} role`, h.role, want);
   }
   for (const tok of tokenRows) {

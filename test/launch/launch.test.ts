@@ -235,9 +235,15 @@ describe("launch", () => {
         functionName: functionName as never,
         args: args as never,
       }) as Promise<T>;
-    expect(await read<number>("buyTaxBps")).toBe(200);
-    expect(await read<number>("sellTaxBps")).toBe(200);
-    expect((await read<string>("treasury")).toLowerCase()).toBe(d.treasuryAddress);
+    // The default terms (feeRate 3 %, recipientRate 100 to the treasury Safe) on four.meme's
+    // type-5 token: one rate in basis points, charged only once graduation sets NORMAL mode.
+    expect(await read<bigint>("feeRate")).toBe(300n);
+    expect(await read<bigint>("sellFeeRate")).toBe(300n);
+    expect((await read<string>("founder")).toLowerCase()).toBe(d.treasuryAddress);
+    expect(await read<bigint>("rateFounder")).toBe(100n);
+    expect(await read<bigint>("rateBurn")).toBe(0n);
+    expect(await read<bigint>("minShare")).toBe(100_000n * 10n ** 18n);
+    expect(await read<bigint>("_mode")).toBe(2n);
     const registry = record.contracts.identityRegistry as Address;
     const id = BigInt(d.eip8004TokenId);
     expect(

@@ -83,6 +83,16 @@ export async function chainTrades(
       fromBlock,
       toBlock: "latest",
     });
+    // Tokens sent into the pair: a sell fed by the token itself is the token selling its tax.
+    const into = (
+      await client.getLogs({
+        address: token,
+        event: getAbiItem({ abi: erc20Abi, name: "Transfer" }),
+        args: { to: pair },
+        fromBlock,
+        toBlock: "latest",
+      })
+    ).filter((x) => lc(x.args.to as Address) === pair);
     for (const l of swaps) {
       const a = l.args as Record<string, bigint>;
       const [tIn, tOut, bIn, bOut] = (
@@ -98,13 +108,17 @@ export async function chainTrades(
       )?.args as { reserve0: bigint; reserve1: bigint };
       const [rt, rb] = is0 ? [y.reserve0, y.reserve1] : [y.reserve1, y.reserve0];
       const tx = await client.getTransaction({ hash: l.transactionHash });
+      const fed = into
+        .filter((x) => x.transactionHash === l.transactionHash && x.logIndex < l.logIndex)
+        .at(-1);
+      const taxSale = !buy && fed !== undefined && lc(fed.args.from as Address) === token;
       out.push({
         token,
         block: l.blockNumber,
         logIndex: l.logIndex,
         time: await time(l.blockNumber),
         side: buy ? "buy" : "sell",
-        account: lc(tx.from),
+        account: taxSale ? token : lc(tx.from),
         bnb,
         amount,
         price: (bnb * WAD) / amount,

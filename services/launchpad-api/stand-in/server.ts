@@ -1,175 +1,158 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { type Address, createPublicClient, http, type LocalAccount, verifyMessage } from "viem";
+import { type Address, type LocalAccount, verifyMessage } from "viem";
 import type { DeploymentRecord } from "../../../devnet/record.ts";
-import { predictTokenAddress, signCreateArgs } from "../../../lib/create-args.ts";
 import { sniffImage } from "../../../lib/image/sniff.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { STAND_IN_LIMITS } from "../../limits.ts";
 import { loginMessage, type TokenCreateBody } from "../protocol.ts";
+import { createProblem, devnetRaisedTokens, signCreate } from "./create.ts";
 import { SAMPLE_PATHS, samplePng } from "./sample-image.ts";
 
 export type LaunchpadStandInParameters = {
-  rpcUrl: string;
   record: DeploymentRecord;
   /** The key TokenManager2 trusts for createToken args (devnet account 2). */
   signer: LocalAccount;
-  /** Public base URL of this server (hosted images are linked under it). */
-  baseUrl: string;
+  /** Public origin of this server (uploaded images are linked under it). */
+  origin: string;
   /** Directory for uploaded images. */
   dir: string;
   log: Logger;
 };
 
+/** four.meme's base path: the API is `{origin}/meme-api/v1/...`. */
+export const BASE_PATH = "/meme-api";
+
 const IMAGE_TYPES = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" } as const;
 
+// Business errors answer HTTP 200 with a code other than "0" and the reason in `msg`, as
+// four.meme does; the codes are this stand-in's own (four.meme publishes no list).
+const CODES = { badRequest: "400", unauthorized: "401", notFound: "404", internal: "500" } as const;
+
 /**
- * The local stand-in of four.meme's HTTP API: wallet login (nonce, `You are sign in Meme
- * {nonce}`, access token in `meme-web-access`), multipart image upload, token create answering
- * `{createArg, signature}` signed with the devnet launchpad signer, plus the predicted token
- * address. Also hosts the sample images local mode launches with.
+ * The local stand-in of four.meme's create API (fourmeme-docs docs/create-guide.md) under
+ * `/meme-api/v1`: public config, wallet login (nonce, `You are sign in Meme {nonce}`, access
+ * token in `meme-web-access`), multipart upload, and create answering only `{createArg,
+ * signature}`, signed with the devnet launchpad signer TokenManager2 verifies. Also hosts the
+ * sample images local mode launches with.
  *
  * @example
- * const app = createLaunchpadApp({ rpcUrl, record, signer, baseUrl, dir, log });
+ * const app = createLaunchpadApp({ record, signer, origin, dir, log });
  */
 export function createLaunchpadApp(p: LaunchpadStandInParameters) {
-  const client = createPublicClient({ transport: http(p.rpcUrl) });
   const nonces = new Map<string, string>();
   const sessions = new Map<string, Address>();
+  const raisedTokens = devnetRaisedTokens(p.record);
   const sample = samplePng();
-  const app = new Hono();
   mkdirSync(p.dir, { recursive: true });
-  const ok = <T>(data: T) => ({ code: "0", msg: "success", data });
-  const fail = (msg: string) => ({ code: "-1", msg, data: null });
-  const session = (token: string | undefined) => (token ? sessions.get(token) : undefined);
+  const ok = <T>(c: Context, data: T) => c.json({ code: "0", msg: "success", data });
+  const fail = (c: Context, code: keyof typeof CODES, msg: string) =>
+    c.json({ code: CODES[code], msg, data: null });
+  const session = (c: Context) => {
+    const token = c.req.header("meme-web-access");
+    return token ? sessions.get(token) : undefined;
+  };
+  const json = async <T>(c: Context): Promise<Partial<T> | null> =>
+    c.req.json<Partial<T>>().catch(() => null);
+  const imagePrefix = `${p.origin}/market/`;
+  const uploaded = (url: string) =>
+    url.startsWith(imagePrefix) &&
+    /^[0-9a-f]{64}\.(png|jpeg|webp)$/.test(url.slice(imagePrefix.length)) &&
+    existsSync(join(p.dir, url.slice(imagePrefix.length)));
 
+  const app = new Hono();
   app.get("/health", (c) => c.json({ ok: true, service: "launchpad-api-stand-in" }));
   app.get(SAMPLE_PATHS.image, (c) =>
     c.body(new Uint8Array(sample), 200, { "content-type": "image/png" }),
   );
   app.get(SAMPLE_PATHS.notImage, (c) => c.text("this is not an image\n"));
-  app.get("/img/:file{[0-9a-f]{64}\\.(png|jpeg|webp)}", (c) => {
+  app.get("/market/:file{[0-9a-f]{64}\\.(png|jpeg|webp)}", (c) => {
     const file = c.req.param("file");
-    try {
-      const ext = file.split(".")[1] as keyof typeof IMAGE_TYPES;
-      return c.body(new Uint8Array(readFileSync(join(p.dir, file))), 200, {
-        "content-type": IMAGE_TYPES[ext],
-      });
-    } catch {
-      return c.json(fail("not found"), 404);
-    }
+    const ext = file.split(".")[1] as keyof typeof IMAGE_TYPES;
+    if (!existsSync(join(p.dir, file))) return c.text("not found", 404);
+    return c.body(new Uint8Array(readFileSync(join(p.dir, file))), 200, {
+      "content-type": IMAGE_TYPES[ext],
+    });
   });
 
-  app.post("/private/user/nonce/generate", async (c) => {
-    const { accountAddress } = await c.req.json<{ accountAddress?: string }>();
-    if (!/^0x[0-9a-fA-F]{40}$/.test(accountAddress ?? "")) return c.json(fail("bad address"), 400);
+  const api = new Hono();
+  api.get("/v1/public/config", (c) => ok(c, raisedTokens));
+
+  api.post("/v1/private/user/nonce/generate", async (c) => {
+    const b = await json<{ accountAddress: string; verifyType: string; networkCode: string }>(c);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(b?.accountAddress ?? ""))
+      return fail(c, "badRequest", "accountAddress must be an address");
+    if (b?.verifyType !== "LOGIN" || b?.networkCode !== "BSC")
+      return fail(c, "badRequest", "verifyType must be LOGIN and networkCode BSC");
     const nonce = randomBytes(16).toString("hex");
-    nonces.set((accountAddress as string).toLowerCase(), nonce);
-    return c.json(ok(nonce));
+    nonces.set((b.accountAddress as string).toLowerCase(), nonce);
+    return ok(c, nonce);
   });
 
-  app.post("/private/user/login/dex", async (c) => {
-    const body = await c.req.json<{ verifyInfo?: { address?: string; signature?: string } }>();
-    const address = body.verifyInfo?.address?.toLowerCase() as Address | undefined;
+  api.post("/v1/private/user/login/dex", async (c) => {
+    const b = await json<{ verifyInfo: { address?: string; signature?: string } }>(c);
+    const address = b?.verifyInfo?.address?.toLowerCase() as Address | undefined;
     const nonce = address ? nonces.get(address) : undefined;
-    if (!address || !nonce || !body.verifyInfo?.signature)
-      return c.json(fail("no nonce for this address"), 400);
+    if (!address || !nonce || !b?.verifyInfo?.signature)
+      return fail(c, "badRequest", "no nonce for this address");
     const valid = await verifyMessage({
       address,
       message: loginMessage(nonce),
-      signature: body.verifyInfo.signature as `0x${string}`,
+      signature: b.verifyInfo.signature as `0x${string}`,
     }).catch(() => false);
-    if (!valid) return c.json(fail("signature does not match"), 401);
+    if (!valid) return fail(c, "unauthorized", "signature does not match");
+    // A nonce logs in once.
     nonces.delete(address);
     const token = randomBytes(24).toString("base64url");
     sessions.set(token, address);
-    return c.json(ok(token));
+    return ok(c, token);
   });
 
-  app.post(
-    "/private/token/upload",
-    bodyLimit({ maxSize: STAND_IN_LIMITS.launchpadMaxImageBytes + 64 * 1024 }),
+  api.post(
+    "/v1/private/token/upload",
+    bodyLimit({
+      maxSize: STAND_IN_LIMITS.launchpadMaxImageBytes + 64 * 1024,
+      onError: (c) => fail(c, "badRequest", "image larger than 5 MB"),
+    }),
     async (c) => {
-      if (!session(c.req.header("meme-web-access"))) return c.json(fail("login required"), 401);
-      const form = await c.req.formData();
-      const file = form.get("file");
-      if (!(file instanceof File)) return c.json(fail("multipart field file required"), 400);
+      if (!session(c)) return fail(c, "unauthorized", "login required");
+      const form = await c.req.formData().catch(() => null);
+      const file = form?.get("file");
+      if (!(file instanceof File)) return fail(c, "badRequest", "multipart field file required");
       const bytes = new Uint8Array(await file.arrayBuffer());
       const kind = sniffImage(bytes);
       if (!kind || bytes.length > STAND_IN_LIMITS.launchpadMaxImageBytes)
-        return c.json(fail("png, jpeg or webp up to 5 MB"), 400);
+        return fail(c, "badRequest", "png, jpeg or webp up to 5 MB");
       const name = `${createHash("sha256").update(bytes).digest("hex")}.${kind}`;
       writeFileSync(join(p.dir, name), bytes);
-      return c.json(ok(`${p.baseUrl}/img/${name}`));
+      return ok(c, `${imagePrefix}${name}`);
     },
   );
 
-  app.post("/private/token/create", async (c) => {
-    const creator = session(c.req.header("meme-web-access"));
-    if (!creator) return c.json(fail("login required"), 401);
-    const b = await c.req.json<TokenCreateBody>();
-    const tax = b.tokenTaxInfo;
-    if (
-      !b.name ||
-      !b.shortName ||
-      !b.imgUrl ||
-      !tax ||
-      !/^0x[0-9a-fA-F]{40}$/.test(tax.recipientAddress ?? "") ||
-      ![tax.buyTaxBps, tax.sellTaxBps].every((v) => Number.isInteger(v) && v >= 0 && v <= 1000) ||
-      !(
-        Number.isInteger(tax.recipientRate) &&
-        tax.recipientRate >= 0 &&
-        tax.recipientRate <= 10_000
-      )
-    ) {
-      return c.json(fail("name, shortName, imgUrl and tokenTaxInfo are required"), 400);
-    }
-    const r = p.record;
-    const createArgs = {
-      name: b.name,
-      symbol: b.shortName,
-      requestId: BigInt(`0x${randomBytes(16).toString("hex")}`),
+  api.post("/v1/private/token/create", async (c) => {
+    const creator = session(c);
+    if (!creator) return fail(c, "unauthorized", "login required");
+    const body = await json<TokenCreateBody>(c);
+    const problem = createProblem({ body, raisedTokens, uploaded });
+    if (problem) return fail(c, "badRequest", problem);
+    const created = await signCreate({
+      body: body as TokenCreateBody,
       creator,
-      buyTaxBps: tax.buyTaxBps,
-      sellTaxBps: tax.sellTaxBps,
-      treasury: tax.recipientAddress.toLowerCase() as Address,
-      treasuryShareBps: tax.recipientRate,
-    };
-    const [signed, tokenAddress] = await Promise.all([
-      signCreateArgs({
-        ...createArgs,
-        signer: p.signer,
-        chainId: r.chainId,
-        tokenManager: r.contracts.tokenManager2,
-      }),
-      predictTokenAddress({
-        client,
-        tokenDeployer: r.contracts.tokenDeployer,
-        tokenManager: r.contracts.tokenManager2,
-        platform: r.accounts.platform,
-        dexFactory: r.contracts.uniswapV2Factory,
-        wbnb: r.contracts.wbnb,
-        pairInitCodeHash: r.pairInitCodeHash,
-        args: createArgs,
-      }),
-    ]);
-    p.log.info({ creator, tokenAddress, name: b.name }, "create args signed");
-    return c.json(
-      ok({
-        createArg: signed.args,
-        signature: signed.signature,
-        tokenAddress,
-        requestId: createArgs.requestId.toString(),
-      }),
-    );
+      signer: p.signer,
+      record: p.record,
+    });
+    p.log.info({ creator, name: body?.name }, "create args signed");
+    return ok(c, created);
   });
+  api.notFound((c) => c.json({ code: CODES.notFound, msg: "not found", data: null }, 404));
+  app.route(BASE_PATH, api);
 
   app.onError((error, c) => {
     p.log.error({ err: error }, "launchpad stand-in error");
-    return c.json(fail(error.message.split("\n")[0] ?? "internal"), 500);
+    return c.json({ code: CODES.internal, msg: "internal error", data: null }, 500);
   });
   return app;
 }
