@@ -12,6 +12,7 @@ import {
   http,
   type PublicClient,
   parseEther,
+  type TransactionReceipt,
 } from "viem";
 import { launchFactoryAbi } from "../abis/LaunchFactory.ts";
 import { loadArtifacts } from "../contracts/compile.ts";
@@ -231,24 +232,39 @@ async function deployAll(
   await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: multicall.deployedBytecode });
 
   const fees = await publicClient.estimateFeesPerGas();
-  const hashes = await Promise.all(
-    plan.map((tx, i) =>
-      wallet.sendTransaction({
-        to: tx.to ?? null,
-        data: tx.data,
-        gas: tx.gas,
-        nonce: firstNonce + i,
-        maxFeePerGas: fees.maxFeePerGas * 2n,
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      }),
-    ),
-  );
-  log(`sent ${hashes.length} deployment transactions`);
-  const receipts = await Promise.all(
-    hashes.map((hash) =>
-      publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 60_000 }),
-    ),
-  );
+  const { gasLimit } = await publicClient.getBlock();
+  // The plan goes out a block's worth at a time (by gas limit), each batch mined before the
+  // next is sent: anvil drops transactions left over from a full block once the next block is
+  // mined, so a plan larger than one block must never leave any behind.
+  const receipts: TransactionReceipt[] = [];
+  let sent = 0;
+  while (sent < plan.length) {
+    let room = (gasLimit * 9n) / 10n;
+    const batch: Hex[] = [];
+    for (; sent < plan.length; sent++) {
+      const tx = plan[sent] as PlannedTx;
+      if (batch.length > 0 && tx.gas > room) break;
+      room -= tx.gas;
+      batch.push(
+        await wallet.sendTransaction({
+          to: tx.to ?? null,
+          data: tx.data,
+          gas: tx.gas,
+          nonce: firstNonce + sent,
+          maxFeePerGas: fees.maxFeePerGas * 2n,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+        }),
+      );
+    }
+    receipts.push(
+      ...(await Promise.all(
+        batch.map((hash) =>
+          publicClient.waitForTransactionReceipt({ hash, pollingInterval: 100, timeout: 60_000 }),
+        ),
+      )),
+    );
+  }
+  log(`sent ${plan.length} deployment transactions`);
   receipts.forEach((r, i) => {
     const tx = plan[i];
     if (!tx) return;
