@@ -98,7 +98,6 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     await adoptExitDumpInChild(statePath);
     child = await spawnAnvil(p, host, rpcUrl, true);
     baselineRss = undefined;
-    lastHead = undefined;
     miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
     p.onLine?.(
       `restarted anvil from the state file (same chain, RPC down ${((Date.now() - started) / 1000).toFixed(1)} s): ${why}`,
@@ -118,20 +117,6 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
       return `its memory grew by ${Math.round((rss - baselineRss) / 1e6)} MB to ${Math.round(rss / 1e6)} MB`;
     return undefined;
   };
-  // A client mining a burst of blocks (`anvil_mine` of thousands, often in several calls) would
-  // see its call refused if anvil restarted under it: the restart waits for a dump interval in
-  // which the head moved at the devnet's own pace.
-  const dumpIntervalMs = p.stateDumpIntervalMs ?? DEVNET_LIMITS.stateDumpIntervalMs;
-  const ownPace =
-    p.blockTime > 0
-      ? Math.ceil(dumpIntervalMs / (p.blockTime * 1000)) * 2 + DEVNET_LIMITS.burstSlackBlocks
-      : DEVNET_LIMITS.burstSlackBlocks;
-  let lastHead: number | undefined;
-  const inBurst = (head: number): boolean => {
-    const burst = lastHead === undefined || head - lastHead > ownPace;
-    lastHead = head;
-    return burst;
-  };
   const dumps = p.statePath
     ? startStateDumps({
         rpcUrl,
@@ -139,10 +124,9 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
         intervalMs: p.stateDumpIntervalMs,
         log: p.onLine,
         paused: () => restarting !== undefined,
-        dumped: ({ bytes, rawBytes, head }) => {
-          const burst = inBurst(head);
+        dumped: ({ bytes, rawBytes }) => {
           const why = restarting ? undefined : restartReason(rawBytes - bytes);
-          if (!why || burst) return;
+          if (!why) return;
           restarting = restart(why)
             .catch((error: unknown) => p.onLine?.(`anvil restart failed: ${String(error)}`))
             .finally(() => {

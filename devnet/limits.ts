@@ -44,12 +44,6 @@ export const DEVNET_LIMITS = {
    */
   restartAboveRssGrowthBytes: 64 * 1024 * 1024,
   /**
-   * A restart of anvil (the two triggers above) waits while the head moves faster than the
-   * devnet mines: twice the blocks of a dump interval plus this many. Faster is a client's
-   * burst (`anvil_mine`), whose calls a restart would refuse.
-   */
-  burstSlackBlocks: 10,
-  /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.
    */
