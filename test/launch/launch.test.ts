@@ -280,10 +280,16 @@ describe("launch", () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(listed?.status).toBe("active");
-    // The signer reported every signature as policy.applied through the signed webhook.
-    const [hooks] =
-      await sql`select count(*)::int as n from app.webhook_inbox where event_type = 'policy.applied'
-      and payload->>'agentId' = ${a.agentId}`;
+    // The signer reported every signature as policy.applied through the signed webhook; Steward
+    // delivers from its outbox after answering, so the last delivery may still be on its way.
+    let hooks: { n: number } | undefined;
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      [hooks] = await sql<{ n: number }[]>`
+        select count(*)::int as n from app.webhook_inbox where event_type = 'policy.applied'
+        and payload->>'agentId' = ${a.agentId}`;
+      if ((hooks?.n ?? 0) >= 3) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     expect(hooks?.n).toBeGreaterThanOrEqual(3);
   }, 120_000);
 
