@@ -20,11 +20,17 @@ beforeAll(async () => {
     create view lock_views.token as select * from lock_idx.token;
     create view lock_views.trade as select * from lock_idx.trade;
   `);
+  // Postgres aborts whichever waiter checks for the cycle first, each deadlock_timeout after it
+  // began to wait. Give the read 5 s (so the cycle is surely closed when it checks, even on a
+  // loaded machine) and the indexer's session far longer below: the read is always the victim.
+  await db.sql.unsafe("alter system set deadlock_timeout = '5s'");
+  await db.sql.unsafe("select pg_reload_conf()");
 });
 afterAll(() => db?.stop());
 
 it("a view read that deadlocks with the indexer's lock sweep is retried and answers", async () => {
   const indexer = await db.sql.reserve();
+  await indexer`set deadlock_timeout = '60s'`;
   await indexer`begin`;
   await indexer`lock table lock_idx.token in access exclusive mode`;
   // The read locks trade first, then waits for token.
