@@ -44,6 +44,8 @@ export const MultisigTransaction = z.looseObject({
   fee: z.string().nullable(),
   payment: z.string().nullable(),
   origin: z.string(),
+  /** Deprecated upstream (decoding moved to the decoder service) but still written, often null. */
+  dataDecoded: z.unknown(),
   confirmationsRequired: z.number(),
   confirmations: z.array(Confirmation),
   trusted: z.boolean(),

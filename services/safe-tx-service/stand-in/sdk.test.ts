@@ -20,6 +20,7 @@ import { safeProxyFactoryAbi } from "../../../abis/SafeProxyFactory.ts";
 import { loadExternalArtifact } from "../../../contracts/external.ts";
 import { DEVNET_MNEMONIC, startAnvil } from "../../../devnet/anvil.ts";
 import { freePort } from "../../../lib/net.ts";
+import { recorded, shapeDiff } from "../../../test/contracts/shape.ts";
 import { ProtocolKit as Safe, SafeApiKit } from "../kits.ts";
 import { MultisigTransaction } from "../protocol.ts";
 import { startSafeTxServiceStandIn } from "./start.ts";
@@ -130,6 +131,13 @@ describe("Safe Transaction Service stand-in, driven by @safe-global/api-kit and 
     expect(info.owners.sort()).toEqual([owner1.address, owner2.address].sort());
     expect(info.singleton).toBe(contracts.safeSingletonAddress);
     expect(info.fallbackHandler).toBe(contracts.fallbackHandlerAddress);
+    // The raw answer in the shape recorded from the service (test/contracts/safe-tx-service/).
+    const raw = await (await fetch(`${standIn.url}/api/v1/safes/${safe}/`)).json();
+    const fixture = recorded(
+      new URL("../../../test/contracts/safe-tx-service/", import.meta.url),
+      "safe-info",
+    );
+    expect(shapeDiff(raw, fixture.response.body)).toEqual([]);
   });
 
   it("takes a proposal signed with EIP-712 by protocol-kit and lists it as pending", async () => {

@@ -20,7 +20,7 @@ export type SafeTxServiceStandInParameters = {
 };
 
 type Tx = MultisigTransaction;
-const VERSION = "5.25.0";
+const VERSION = "6.10.1";
 
 /**
  * A local stand-in of the Safe Transaction Service (safe-global/safe-transaction-service, the
@@ -41,7 +41,7 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
     p.statePath && existsSync(p.statePath)
       ? (JSON.parse(readFileSync(p.statePath, "utf8")) as { txs: Tx[] }).txs.map((t) => [
           t.safeTxHash,
-          t,
+          { ...t, dataDecoded: t.dataDecoded ?? null },
         ])
       : [],
   );
@@ -213,6 +213,8 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
       fee: null,
       payment: null,
       origin: originOf(b.origin),
+      // The service decodes only calls to contracts it knows; the stand-in knows none.
+      dataDecoded: null,
       confirmationsRequired: info?.threshold ?? 1,
       confirmations,
       trusted: confirmations.length > 0,
