@@ -5,7 +5,10 @@ export type Recorded<B = unknown> = {
   source: string;
   request: { method: string; path: string; body?: unknown };
   response: { status: number; body: B };
-  /** Key paths (`results[].dataDecoded`) the reference marks optional: either side may omit them. */
+  /**
+   * Key paths (`results[].dataDecoded`) the reference marks optional or nullable: either side
+   * may omit them or write null.
+   */
   optional?: string[];
 };
 
@@ -16,8 +19,8 @@ export const recorded = <B = unknown>(dir: URL, name: string): Recorded<B> =>
 const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
 /**
- * Where `actual` and `expected` differ in shape: the same keys at every depth (bar `optional`
- * paths), the same JSON type at every key; arrays compare their first items, and an empty
+ * Where `actual` and `expected` differ in shape: the same keys at every depth, the same JSON
+ * type at every key (`optional` paths may be absent or null on either side); arrays compare their first items, and an empty
  * array on either side matches any. Values themselves are not compared.
  *
  * @example
@@ -30,6 +33,7 @@ export function shapeDiff(
   path = "",
 ): string[] {
   const at = path || "(root)";
+  if ((actual === null || expected === null) && optional.includes(path)) return [];
   if (kind(actual) !== kind(expected)) return [`${at}: ${kind(actual)} vs ${kind(expected)}`];
   if (Array.isArray(actual) && Array.isArray(expected)) {
     if (actual.length === 0 || expected.length === 0) return [];
