@@ -40,7 +40,13 @@ const eq = (a: string, b: string) => {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 };
-const problem = (title: string, detail: string) => ({ title, detail, type: "about:blank" });
+// X's problem body (the OpenAPI's Problem: type and title, with status and detail).
+const problem = (title: string, detail: string, status: number) => ({
+  title,
+  detail,
+  type: "about:blank",
+  status,
+});
 
 /**
  * A local stand-in of X's OAuth 2.0 (authorization code + PKCE) and the slice of API v2 the
@@ -78,7 +84,11 @@ export function createXStandIn(p: XStandInParameters) {
     const q = c.req.query();
     if (q.response_type !== "code" || q.client_id !== p.clientId || !q.redirect_uri || !q.state) {
       return c.json(
-        problem("Invalid Request", "response_type, client_id, redirect_uri and state are required"),
+        problem(
+          "Invalid Request",
+          "response_type, client_id, redirect_uri and state are required",
+          400,
+        ),
         400,
       );
     }
@@ -86,7 +96,7 @@ export function createXStandIn(p: XStandInParameters) {
     const method = (q.code_challenge_method ?? "").toUpperCase();
     if (!q.code_challenge || !["S256", "PLAIN"].includes(method)) {
       return c.json(
-        problem("Invalid Request", "code_challenge and code_challenge_method are required"),
+        problem("Invalid Request", "code_challenge and code_challenge_method are required", 400),
         400,
       );
     }
@@ -194,17 +204,18 @@ export function createXStandIn(p: XStandInParameters) {
 
   app.get(X_PATHS.me, (c) => {
     const t = bearer(c.req.header("authorization"));
-    if (!t) return c.json(problem("Unauthorized", "Unauthorized"), 401);
+    if (!t) return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
     return c.json({ data: t.user });
   });
 
   app.post(X_PATHS.tweets, async (c) => {
     const t = bearer(c.req.header("authorization"));
-    if (!t) return c.json(problem("Unauthorized", "Unauthorized"), 401);
-    if (failTweets) return c.json(problem("Service Unavailable", "stand-in told to fail"), 503);
+    if (!t) return c.json(problem("Unauthorized", "Unauthorized", 401), 401);
+    if (failTweets)
+      return c.json(problem("Service Unavailable", "stand-in told to fail", 503), 503);
     const body = (await c.req.json().catch(() => ({}))) as { text?: string };
     if (typeof body.text !== "string" || body.text.length === 0 || body.text.length > 280) {
-      return c.json(problem("Invalid Request", "text must be 1-280 characters"), 400);
+      return c.json(problem("Invalid Request", "text must be 1-280 characters", 400), 400);
     }
     // The post is on its author's timeline too (the social poller reads it there).
     const posted = timelines.tweet(t.user, body.text);

@@ -2,6 +2,14 @@ import type { Hono } from "hono";
 import { X_PATHS, X_RATE_LIMITS } from "../protocol.ts";
 import type { Timelines } from "./accounts.ts";
 
+const NO_METRICS = {
+  retweet_count: 0,
+  reply_count: 0,
+  like_count: 0,
+  quote_count: 0,
+  bookmark_count: 0,
+  impression_count: 0,
+};
 const problem = (title: string, detail: string, status: number) => ({
   title,
   detail,
@@ -108,9 +116,17 @@ export function registerTimelineRoutes(
     if (q.since_id !== undefined && !/^[0-9]{1,19}$/.test(q.since_id)) {
       return c.json(problem("Invalid Request", "since_id is not valid", 400), 400);
     }
-    return c.json(
-      t.timeline(c.req.param("id"), { sinceId: q.since_id, token: q.pagination_token, max }),
-    );
+    const page = t.timeline(c.req.param("id"), {
+      sinceId: q.since_id,
+      token: q.pagination_token,
+      max,
+    });
+    // X writes public_metrics only when asked; the stand-in counts no engagement: all zero.
+    if (!(q["tweet.fields"] ?? "").split(",").includes("public_metrics")) return c.json(page);
+    return c.json({
+      ...page,
+      ...(page.data ? { data: page.data.map((d) => ({ ...d, public_metrics: NO_METRICS })) } : {}),
+    });
   });
 
   /** Test control: exhaust an endpoint's window now (its reset `inSeconds` from now). */
