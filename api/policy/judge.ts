@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import type { Sql } from "../../lib/db/client.ts";
 import { type Decision, decide, ledgerEntry } from "../../lib/policy/decide.ts";
+import { reportDecision } from "../../lib/policy/events.ts";
 import type { Intent } from "../../lib/policy/intent.ts";
 import type { PolicyVersion } from "../../lib/policy/model.ts";
 import { decodePerpsAction, type PerpsAction } from "../../lib/policy/perps.ts";
@@ -8,7 +9,6 @@ import { type PerpsVenue, type SpotChain, venueState } from "../../lib/policy/sn
 import { decodeBscTransaction } from "../../lib/policy/spot.ts";
 import { activePolicy, ledger, leverages, recordTrade } from "../../lib/policy/store.ts";
 import { HttpError } from "../errors.ts";
-import { storeWebhook } from "../events/inbound/inbox.ts";
 import { bnbPriceIntent, unknownVenueOrder } from "./intents.ts";
 
 /** What the service's evaluator chain reads: its store, the clock, the chain, the venue. */
@@ -41,16 +41,8 @@ async function oneAtATime<T>(sql: Sql, walletId: string, fn: () => Promise<T>): 
   }
 }
 
-/** The decision as an event of the agent's feed (policy.applied / denied / needs_manual). */
-async function report(sql: Sql, w: OrderWallet, d: Decision, more: Record<string, unknown> = {}) {
-  await storeWebhook(sql, "policy", {
-    sourceEventId: d.callId,
-    eventType: d.eventType,
-    occurredAt: String(d.data.at),
-    agentId: w.agentId,
-    data: { ...d.data, ...more },
-  } as never);
-}
+const report = (sql: Sql, w: OrderWallet, d: Decision, more?: Record<string, unknown>) =>
+  reportDecision(sql, w.agentId, d, more);
 
 /** A refusal as the API's error: the evaluator and its code, the version that judged it. */
 function refusal(d: Decision): HttpError {

@@ -134,7 +134,11 @@ describe("spot orders on the DEX router", () => {
     expect(await tokenBalance()).toBeGreaterThan(0n);
     const applied = await waitFor(
       "policy.applied of the buy",
-      async () => (await feed("policy.applied")).find((e) => e.data.txHash === r.body.data.txHash),
+      // The service's decision (Steward's own tx.signed for the same hash carries no `kind`).
+      async () =>
+        (await feed("policy.applied")).find(
+          (e) => e.data.txHash === r.body.data.txHash && e.data.kind,
+        ),
       20_000,
     );
     // 0.1 BNB at the devnet feed's 600 USD.
@@ -275,7 +279,14 @@ describe("perps orders on the venue", () => {
     });
     expect(big.body).toMatchObject({ code: "position_above_max" }); // 1,280 USD
     // 60 (spot) + 500.5 (BTC) opened today; 0.05 ETH is 160 more: over 700.
-    const budget = await order({ venue: "hyperliquid", asset: "ETH", side: "long", size: "0.05" });
+    // Leverage named: the refused orders above set none, so the venue's maximum would count.
+    const budget = await order({
+      venue: "hyperliquid",
+      asset: "ETH",
+      side: "long",
+      size: "0.05",
+      leverage: 2,
+    });
     expect(budget.body).toMatchObject({ code: "daily_budget_exceeded" });
     for (const [code, evaluator] of [
       ["leverage_above_max", "maxLeverage"],
