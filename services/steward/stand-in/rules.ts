@@ -2,7 +2,7 @@ import type { PolicyResult, PolicyRule } from "../protocol.ts";
 
 /** What a request asks the signer to do, as Steward's rules read it. */
 export type SignRequest =
-  | { kind: "transaction"; to: string }
+  | { kind: "transaction"; to: string; value: bigint }
   | {
       kind: "typed-data";
       domain: { name?: unknown; chainId?: unknown; verifyingContract?: unknown };
@@ -22,6 +22,14 @@ function judge(rule: PolicyRule, r: SignRequest): PolicyResult {
     return passed
       ? { ...base, passed }
       : { ...base, passed, reason: `Address ${r.to} is not approved` };
+  }
+  if (rule.type === "auto-approve-threshold" && r.kind === "transaction") {
+    // The wei threshold only (`thresholdUsd` needs Steward's price oracle): above it, held.
+    const t =
+      typeof c.threshold === "string" && /^\d{1,78}$/.test(c.threshold) ? BigInt(c.threshold) : -1n;
+    return r.value <= t
+      ? { ...base, passed: true }
+      : { ...base, passed: false, reason: "Value exceeds the auto-approve threshold" };
   }
   if (rule.type === "typed-data" && r.kind === "typed-data") {
     const d = r.domain;
@@ -48,13 +56,18 @@ function judge(rule: PolicyRule, r: SignRequest): PolicyResult {
 
 /**
  * Steward's verdict over the agent's enabled rules, for the rule types this stand-in enforces
- * (`approved-addresses` on transactions, `typed-data` on EIP-712 signatures).
+ * (`approved-addresses` and the wei `auto-approve-threshold` on transactions, `typed-data` on
+ * EIP-712 signatures). As Steward's engine: a failed hard rule refuses, else a failed
+ * auto-approve threshold holds the transaction for a person (`held`).
  *
  * @example
  * const results = evaluateRules(store.rules(id), { kind: "transaction", to });
  */
-export function evaluateRules(rules: PolicyRule[], r: SignRequest): PolicyResult[] {
-  return rules.filter((x) => x.enabled).map((rule) => judge(rule, r));
+export function evaluateRules(rules: PolicyRule[], r: SignRequest) {
+  const results = rules.filter((x) => x.enabled).map((rule) => judge(rule, r));
+  const hard = results.filter((x) => x.type !== "auto-approve-threshold");
+  const refused = hard.some((x) => !x.passed);
+  return { results, refused, held: !refused && results.some((x) => !x.passed) };
 }
 
 /** Steward signs no typed data for an agent without an enabled `typed-data` rule. */

@@ -33,13 +33,13 @@ export function typedDataRoute(d: VaultDeps) {
     if (!rules.some((r) => r.enabled && r.type === "typed-data")) {
       return c.json(bad(TYPED_DATA_REQUIRED), 403);
     }
-    const results = evaluateRules(rules, {
+    const { results, refused } = evaluateRules(rules, {
       kind: "typed-data",
       domain: body.domain,
       primaryType: body.primaryType,
     });
     const txId = randomUUID();
-    if (results.some((r) => !r.passed)) return refuse(d, c, w.walletId, txId, results);
+    if (refused) return refuse(d, c, w.walletId, txId, results);
     try {
       const typed = {
         domain: body.domain,

@@ -96,7 +96,11 @@ export function vaultRoutes(d: VaultDeps) {
         await d.client.sendRawTransaction({ serializedTransaction: known.raw }).catch(() => {});
         return c.json({ ok: true, data: { txId: known.txId ?? key, txHash: known.hash } });
       }
-      const results = evaluateRules(d.store.rules(w.walletId), { kind: "transaction", to });
+      const { results, refused, held } = evaluateRules(d.store.rules(w.walletId), {
+        kind: "transaction",
+        to,
+        value,
+      });
       const txId = randomUUID();
       const record = (status: TxRecord["status"], txHash?: Hex): TxRecord => ({
         id: txId,
@@ -105,8 +109,13 @@ export function vaultRoutes(d: VaultDeps) {
         txHash: txHash ?? null,
         policyResults: results,
       });
-      if (results.some((r) => !r.passed)) {
-        return refuse(d, c, w.walletId, txId, results, record("rejected"));
+      if (refused) return refuse(d, c, w.walletId, txId, results, record("rejected"));
+      if (held) {
+        const ev = d.emit(w.walletId, "tx.pending", { txId, results });
+        d.store.record(w.walletId, { transaction: record("pending"), webhooks: ev.outgoing });
+        ev.deliver();
+        const data = { txId, results, status: "pending_approval" };
+        return c.json({ ok: false, error: "Transaction requires manual approval", data }, 202);
       }
       return signAndSend(d, c, {
         w,
