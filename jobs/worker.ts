@@ -88,7 +88,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
           boss,
           sql,
           log: p.log,
-          sources: policyAuditSources(p.config),
+          sources: policyAuditSources(p.config, sql),
         })
       : undefined;
   const stopOutbound = p.config

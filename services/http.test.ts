@@ -75,18 +75,9 @@ describe("a malformed upstream answer is a typed bad_response", () => {
       "txHash",
     );
     await malformed(
-      () => steward.getPolicy("w"),
-      {
-        ok: true,
-        data: {
-          policyId: "p",
-          version: 1,
-          rules: { sides: "sideways" },
-          createdAt: "x",
-          createdBy: { kind: "agent", id: "a" },
-        },
-      },
-      "rules",
+      () => steward.signTypedData("w", { domain: {}, types: {}, primaryType: "A", value: {} }),
+      { ok: true, data: { signature: "not-hex" } },
+      "signature",
     );
   });
 

@@ -1,12 +1,17 @@
+import { type Hex, parseSignature } from "viem";
+import type { PerpsAction } from "../../lib/policy/perps.ts";
+import type { PerpsVenue } from "../../lib/policy/snapshot.ts";
+import { actionHash, type L1Action, l1TypedData } from "../../services/hyperliquid/protocol.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import { HttpError } from "../errors.ts";
 import { ORDER_LIMITS } from "../limits.ts";
+import { type JudgeDeps, judgeVenueActions, type OrderWallet } from "./judge.ts";
 
-/** What a perps order needs from the venue: markets, marks, and where signed actions go. */
-export type PerpsExchange = {
-  meta: () => Promise<{ universe: { name: string }[] }>;
-  allMids: () => Promise<Record<string, string>>;
+/** What a perps order needs from the venue: its info reads and where signed actions go. */
+export type PerpsExchange = PerpsVenue & {
   exchange: (body: never) => Promise<unknown>;
+  /** Hyperliquid mainnet ("a") or testnet ("b") phantom-agent source; default mainnet. */
+  isMainnet?: boolean;
 };
 
 export type PerpsOrderInput = {
@@ -41,31 +46,39 @@ const venueError = (r: unknown): string | undefined => {
   return s && typeof s === "object" && s.error ? s.error : undefined;
 };
 
+export type PerpsOrderParameters = {
+  judge: JudgeDeps;
+  steward: Pick<StewardClient, "signTypedData">;
+  perps?: PerpsExchange;
+  wallet: OrderWallet;
+  order: PerpsOrderInput;
+};
+
 /**
- * A venue order through the signer: the leverage first (its own signed action, judged by
- * maxLeverage), then one IOC order at the mark ± slippage (or the given limit). On a venue
- * the signer does not know, the order is still put to it, to be refused (and reported).
+ * A venue order: the leverage (when asked) and one IOC order at the mark ± slippage (or the
+ * given limit), both judged by the service's chain before either is signed. Each allowed action
+ * is signed by Steward as the venue's EIP-712 "Agent" message (`sign-typed-data`) and submitted
+ * by us, the leverage first. A venue we cannot submit to is judged (and refused) all the same.
  *
  * @example
- * const r = await buildPerpsOrder({ steward, perps, walletId, order });
+ * const r = await placePerpsOrder({ judge, steward, perps, wallet, order });
  */
-export async function buildPerpsOrder(p: {
-  steward: Pick<StewardClient, "signVenueAction">;
-  perps?: PerpsExchange;
-  walletId: string;
-  order: PerpsOrderInput;
-}) {
+export async function placePerpsOrder(p: PerpsOrderParameters) {
   const o = p.order;
-  if (!p.perps) {
-    const r = await p.steward.signVenueAction(p.walletId, o.venue, {
-      action: { type: "order", asset: o.asset, side: o.side, size: o.size },
-      nonce: nextNonce(),
-    });
+  const perps = p.perps;
+  if (!perps) {
+    await judgeVenueActions(
+      p.judge,
+      p.wallet,
+      o.venue,
+      [{ type: "order", asset: o.asset, side: o.side, size: o.size } as PerpsAction],
+      async () => undefined,
+    );
     throw new HttpError("upstream_error", {
-      message: `the signer signed for ${o.venue}, a venue this service cannot submit to (policy ${r.policyId})`,
+      message: `${o.venue} is a venue this service cannot submit to`,
     });
   }
-  const [meta, mids] = await Promise.all([p.perps.meta(), p.perps.allMids()]);
+  const [meta, mids] = await Promise.all([perps.meta(), perps.allMids()]);
   const index = meta.universe.findIndex((m) => m.name === o.asset);
   if (index < 0) {
     throw new HttpError("validation_failed", {
@@ -73,36 +86,59 @@ export async function buildPerpsOrder(p: {
       details: [{ path: "asset", message: "not a market of the venue" }],
     });
   }
-  let leverageTx: unknown;
-  if (o.leverage !== undefined) {
-    const signed = await p.steward.signVenueAction(p.walletId, o.venue, {
-      action: { type: "updateLeverage", asset: index, isCross: true, leverage: o.leverage },
-      nonce: nextNonce(),
-    });
-    leverageTx = await p.perps.exchange(signed.exchange as never);
-    const err = venueError(leverageTx);
-    if (err)
-      throw new HttpError("upstream_error", { message: `the venue refused the leverage: ${err}` });
-  }
-  const mark = Number(mids[o.asset]);
   const isBuy = o.side === "long";
+  const mark = Number(mids[o.asset]);
   const px =
     o.limitPx ??
     wirePrice(mark * (isBuy ? 1 + ORDER_LIMITS.perpsSlippage : 1 - ORDER_LIMITS.perpsSlippage));
-  const signed = await p.steward.signVenueAction(p.walletId, o.venue, {
+  const actions: L1Action[] = [
+    ...(o.leverage === undefined
+      ? []
+      : [{ type: "updateLeverage" as const, asset: index, isCross: true, leverage: o.leverage }]),
     // Key order is part of the signed hash: a, b, p, s, r, t as the venue defines them.
-    action: {
+    {
       type: "order",
       orders: [
         { a: index, b: isBuy, p: px, s: o.size, r: o.reduceOnly, t: { limit: { tif: "Ioc" } } },
       ],
       grouping: "na",
     },
-    nonce: nextNonce(),
-  });
-  const venue = await p.perps.exchange(signed.exchange as never);
-  const err = venueError(venue);
-  if (err)
-    throw new HttpError("upstream_error", { message: `the venue refused the order: ${err}` });
-  return { policyId: signed.policyId, version: signed.version, venueResponse: venue, leverageTx };
+  ];
+  const { results, policy } = await judgeVenueActions(
+    p.judge,
+    p.wallet,
+    o.venue,
+    actions as PerpsAction[],
+    async (action) => {
+      const nonce = nextNonce();
+      const hash = actionHash(action as L1Action, nonce, null);
+      const typed = l1TypedData(hash, perps.isMainnet ?? true);
+      const { signature } = await p.steward.signTypedData(p.wallet.walletId, {
+        domain: typed.domain,
+        types: typed.types,
+        primaryType: typed.primaryType,
+        value: typed.message,
+      });
+      const sig = parseSignature(signature as Hex);
+      const body = {
+        action,
+        nonce,
+        signature: { r: sig.r, s: sig.s, v: Number(sig.v ?? BigInt(sig.yParity + 27)) },
+        vaultAddress: null,
+      };
+      const answer = await perps.exchange(body as never);
+      const err = venueError(answer);
+      if (err) {
+        const what = action.type === "updateLeverage" ? "the leverage" : "the order";
+        throw new HttpError("upstream_error", { message: `the venue refused ${what}: ${err}` });
+      }
+      return answer;
+    },
+  );
+  return {
+    policyId: policy.policyId,
+    version: policy.version,
+    venueResponse: results.at(-1),
+    leverageTx: actions.length > 1 ? results[0] : undefined,
+  };
 }

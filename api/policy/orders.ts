@@ -11,7 +11,8 @@ import { HttpError, invalidInput } from "../errors.ts";
 import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
-import { buildPerpsOrder, type PerpsExchange } from "./orders-perps.ts";
+import { type JudgeDeps, judgeTransaction, type OrderWallet } from "./judge.ts";
+import { type PerpsExchange, placePerpsOrder } from "./orders-perps.ts";
 import { signerError } from "./policy.ts";
 
 const Wei = z.string().regex(/^[1-9][0-9]{0,77}$/, "must be a positive integer string");
@@ -53,11 +54,21 @@ export const VenueOrder = z
 export type OrderRouteDeps = {
   sql: Sql;
   adminToken?: string;
-  steward?: Pick<StewardClient, "sendTransaction" | "signVenueAction">;
-  /** The BSC chain and its spot DEX (spot orders). */
-  spot?: { client: PublicClient; router: Address; wbnb: Address };
+  steward?: Pick<StewardClient, "sendTransaction" | "signTypedData">;
+  /** The BSC chain, its spot DEX and BNB/USD feed, the platform's contracts (spot orders). */
+  spot?: {
+    client: PublicClient;
+    router: Address;
+    wbnb: Address;
+    bnbUsdFeed: Address;
+    platform: Address[];
+  };
   /** The perps venue's info and exchange endpoints (perps orders). */
   perps?: PerpsExchange;
+  /** The policy's clock (allowedUtcHours, UTC days); tests inject one. */
+  now?: () => Date;
+  /** Tests only: runs after an order read its policy version. */
+  afterPolicyRead?: (walletId: string) => Promise<void>;
 };
 
 const need = <T>(v: T | undefined, what: string): T => {
@@ -67,9 +78,10 @@ const need = <T>(v: T | undefined, what: string): T => {
 
 /**
  * `POST /v2/agents/{tokenAddress}/orders`: the agent's way to trade, so its policy is reachable
- * end to end. A spot order becomes router calldata the signer decodes and judges, then signs
- * and broadcasts; a venue order becomes the venue's signed actions, submitted by us. A refusal
- * is 403 `policy_denied` with the evaluator and code; nothing is signed or sent.
+ * end to end. The service's evaluator chain judges every step before the signer is asked: a
+ * spot order becomes router calldata, judged, then signed and broadcast by Steward; a venue
+ * order becomes the venue's actions, all judged first, signed by Steward, submitted by us. A
+ * refusal is 403 `policy_denied` with the evaluator and code; nothing is signed or sent.
  *
  * @example
  * registerOrders(app, { sql, adminToken, steward, spot, perps });
@@ -99,22 +111,34 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
     }
     const steward = need(d.steward, "the signer");
     const key = c.req.header("idempotency-key")?.slice(0, 100) || randomUUID();
-    const wallet = { id: a.walletId, address: a.walletAddress as Address };
+    const wallet: OrderWallet = {
+      agentId: a.agentId,
+      walletId: a.walletId,
+      address: a.walletAddress.toLowerCase() as Address,
+    };
+    const judge: JudgeDeps = {
+      sql: d.sql,
+      now: d.now,
+      afterPolicyRead: d.afterPolicyRead,
+      spot: d.spot,
+      perps: d.perps,
+    };
     if (raw?.venue === SPOT_VENUE) {
       const o = SpotOrder.safeParse(raw);
       if (!o.success) throw invalidInput("validation_failed", o.error.issues);
       const spot = need(d.spot, "the spot DEX");
-      const r = await spotOrder(steward, spot, wallet, o.data, key).catch((e: unknown) => {
+      const r = await spotOrder(judge, steward, spot, wallet, o.data, key).catch((e: unknown) => {
         throw signerError(e);
       });
       return c.json({ ok: true as const, data: { venue: SPOT_VENUE, ...r } }, 200);
     }
     const o = VenueOrder.safeParse(raw);
     if (!o.success) throw invalidInput("validation_failed", o.error.issues);
-    const r = await buildPerpsOrder({
+    const r = await placePerpsOrder({
+      judge,
       steward,
       perps: o.data.venue === PERPS_VENUE ? need(d.perps, "the perps venue") : undefined,
-      walletId: wallet.id,
+      wallet,
       order: o.data,
     }).catch((e: unknown) => {
       throw signerError(e);
@@ -128,7 +152,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
     tags: ["policy"],
     summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
     description:
-      "The signer decodes the call, runs the policy chain (docs/policies.md) and signs only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: `leverage` is set first (judged by maxLeverage), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
+      "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first, then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
     security: [{ agentKey: [] }, { agentKeyHeader: [] }],
     request: {
       params: z.object({ tokenAddress: z.string().openapi({ pattern: "^0x[0-9a-fA-F]{40}$" }) }),
@@ -166,9 +190,10 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
 }
 
 async function spotOrder(
+  judge: JudgeDeps,
   steward: NonNullable<OrderRouteDeps["steward"]>,
   spot: NonNullable<OrderRouteDeps["spot"]>,
-  wallet: { id: string; address: Address },
+  wallet: OrderWallet,
   o: z.infer<typeof SpotOrder>,
   key: string,
 ) {
@@ -183,15 +208,18 @@ async function spotOrder(
       args: [wallet.address, spot.router],
     });
     if (allowance < amount) {
-      const r = await steward.sendTransaction(wallet.id, {
-        to: o.token,
-        idempotencyKey: `order:${key}:approve`,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: "approve",
-          args: [spot.router, amount],
-        }),
+      const data = encodeFunctionData({
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [spot.router, amount],
       });
+      const r = await judgeTransaction(judge, wallet, { to: o.token, value: 0n, data }, () =>
+        steward.sendTransaction(wallet.walletId, {
+          to: o.token,
+          idempotencyKey: `order:${key}:approve`,
+          data,
+        }),
+      );
       approveTx = r.txHash;
       await spot.client.waitForTransactionReceipt({
         hash: r.txHash,
@@ -211,12 +239,18 @@ async function spotOrder(
           functionName: "swapExactTokensForETHSupportingFeeOnTransferTokens",
           args: [amount, BigInt(o.minAmountOut), [o.token, spot.wbnb], wallet.address, deadline],
         });
-  const r = await steward.sendTransaction(wallet.id, {
-    to: spot.router,
-    value: o.side === "buy" ? o.amount : "0",
-    data,
-    idempotencyKey: `order:${key}`,
-  });
-  // The policy version judged it, when the signer says (the stand-in does; Steward does not).
-  return { txHash: r.txHash, policyId: r.policy?.policyId, version: r.policy?.version, approveTx };
+  const value = o.side === "buy" ? o.amount : "0";
+  const r = await judgeTransaction(
+    judge,
+    wallet,
+    { to: spot.router, value: BigInt(value), data },
+    () =>
+      steward.sendTransaction(wallet.walletId, {
+        to: spot.router,
+        value,
+        data,
+        idempotencyKey: `order:${key}`,
+      }),
+  );
+  return { txHash: r.txHash, policyId: r.policy.policyId, version: r.policy.version, approveTx };
 }

@@ -4,8 +4,10 @@ import { findAgentByToken } from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
+import { activePolicy, policyVersions, savePolicy } from "../../lib/policy/store.ts";
 import { UpstreamError } from "../../services/http.ts";
 import { type StewardClient, stewardRefusal } from "../../services/steward/client.ts";
+import { type StewardRulesContext, stewardRules } from "../../services/steward/rules.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
 import {
@@ -18,13 +20,16 @@ import {
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
 
-/** The signer calls the policy routes need (the steward client, or a test's). */
-export type PolicySigner = Pick<
-  StewardClient,
-  "getPolicy" | "listPolicyVersions" | "replacePolicy"
->;
+/** The signer call a save makes: Steward's own rules of the agent (the steward client). */
+export type PolicySigner = Pick<StewardClient, "setPolicyRules">;
 
-export type PolicyRouteDeps = { sql: Sql; adminToken?: string; steward?: PolicySigner };
+export type PolicyRouteDeps = {
+  sql: Sql;
+  adminToken?: string;
+  steward?: PolicySigner;
+  /** What the Steward rules written on a save name besides the policy (router, platform). */
+  rulesContext?: StewardRulesContext;
+};
 
 const params = z.object({ tokenAddress: AddressInput });
 
@@ -41,8 +46,8 @@ export const PolicyVersionSchema = z
   .openapi("PolicyVersion");
 
 /**
- * The signer's answer to a refused or failed call as the API's error: a policy denial keeps
- * its evaluator and code; an unreachable signer is 503 (nothing was signed).
+ * The signer's answer to a refused or failed call as the API's error: a refusal by Steward's
+ * own rules names the failed rule; an unreachable signer is 503 (nothing was signed).
  *
  * @example
  * try { await steward.sendTransaction(...) } catch (e) { throw signerError(e); }
@@ -51,18 +56,14 @@ export function signerError(error: unknown): unknown {
   if (!(error instanceof UpstreamError) || error.service !== "steward") return error;
   const refusal = stewardRefusal(error);
   if (refusal) {
-    // The service's own evaluator when the signer reports it; else Steward's failed rule.
+    // Steward's own rules refused it (defense in depth): the failed rule names the refusal.
     const failed = refusal.results.find((r) => !r.passed) ?? refusal.results[0];
-    const d = refusal.decision;
-    const evaluator = d?.evaluator ?? failed?.type ?? "policy";
-    const reason = d?.reason ?? failed?.reason ?? "refused by the signer's policy";
-    const where = d
-      ? `policy ${d.policyId} version ${d.version}`
-      : `Steward transaction ${refusal.txId}`;
+    const evaluator = failed?.type ?? "policy";
+    const reason = failed?.reason ?? "refused by the signer's policy";
     return new HttpError(refusal.manual ? "policy_needs_manual" : "policy_denied", {
-      message: `${reason} (${where})`,
+      message: `${reason} (Steward transaction ${refusal.txId})`,
       details: [{ path: evaluator, message: reason }],
-      reason: d?.code ?? `steward_${(failed?.type ?? "policy").replaceAll("-", "_")}`,
+      reason: `steward_${evaluator.replaceAll("-", "_")}`,
       cause: error,
     });
   }
@@ -92,7 +93,8 @@ function needSigner(s: PolicySigner | undefined): PolicySigner {
 /**
  * `GET|PUT /v2/agents/{tokenAddress}/policy` and `GET …/policy/versions`. Reads are open; a
  * save needs the agent's key (`agent:write`) or the operator token, is validated here (the
- * ceilings, every field) and stored by the signer, which keeps the authoritative copy.
+ * ceilings, every field) and kept in Postgres as a new version; the rules Steward can enforce
+ * are written to it in the same step (docs/policies.md).
  *
  * @example
  * registerPolicy(app, { sql, adminToken, steward });
@@ -109,7 +111,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       method: "get",
       path: base,
       tags: ["policy"],
-      summary: "The agent's active trading policy (the signer's snapshot)",
+      summary: "The agent's active trading policy",
       request: { params },
       responses: {
         200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)),
@@ -118,12 +120,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     },
     async (c) => {
       const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
-      const policy = await needSigner(d.steward)
-        .getPolicy(walletId)
-        .catch((e: unknown) => {
-          throw signerError(e);
-        });
-      return c.json({ ok: true as const, data: policy }, 200);
+      return c.json({ ok: true as const, data: await activePolicy(d.sql, walletId) }, 200);
     },
   );
   app.openapi(
@@ -143,12 +140,8 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     },
     async (c) => {
       const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
-      const r = await needSigner(d.steward)
-        .listPolicyVersions(walletId)
-        .catch((e: unknown) => {
-          throw signerError(e);
-        });
-      return c.json({ ok: true as const, data: { items: r.versions } }, 200);
+      const items = await policyVersions(d.sql, walletId);
+      return c.json({ ok: true as const, data: { items } }, 200);
     },
   );
 
@@ -169,11 +162,22 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     const a = c.get("dashboardAgent");
     if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
     const actor = c.get("actor");
-    const saved = await needSigner(d.steward)
-      .replacePolicy(a.walletId, { rules: parsed.data, actor: { kind: actor.kind, id: actor.id } })
-      .catch((e: unknown) => {
-        throw signerError(e);
-      });
+    const steward = needSigner(d.steward);
+    const walletId = a.walletId;
+    const saved = await savePolicy(d.sql, {
+      walletId,
+      rules: parsed.data,
+      actor: { kind: actor.kind, id: actor.id },
+      // Steward's copy of the rules it can enforce is written before the version commits: a
+      // signer that refuses them leaves the service's policy unchanged too.
+      beforeCommit: (v) =>
+        steward
+          .setPolicyRules(walletId, stewardRules(v.rules, d.rulesContext ?? { platform: [] }))
+          .then(() => undefined)
+          .catch((e: unknown) => {
+            throw signerError(e);
+          }),
+    });
     return c.json({ ok: true as const, data: saved }, 200);
   });
   app.openAPIRegistry.registerPath({
@@ -182,7 +186,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     tags: ["policy"],
     summary: "Save a new version of the agent's trading policy",
     description:
-      "Validated here (every field; a value above a platform ceiling is refused naming the field and the ceiling), then stored by the signer as a new immutable version with a new policyId that becomes the active one. Signing calls already running keep the version they began with; open positions are untouched; closing is always allowed.",
+      "Validated here (every field; a value above a platform ceiling is refused naming the field and the ceiling), then stored as a new immutable version with a new policyId that becomes the active one. Signing calls already running keep the version they began with; open positions are untouched; closing is always allowed.",
     security: [{ agentKey: [] }, { agentKeyHeader: [] }],
     request: {
       params,

@@ -9,13 +9,21 @@ export type PolicyFeatures = {
   steward?: PolicySigner & NonNullable<OrderRouteDeps["steward"]>;
   spot?: OrderRouteDeps["spot"];
   perps?: OrderRouteDeps["perps"];
+  now?: OrderRouteDeps["now"];
+  afterPolicyRead?: OrderRouteDeps["afterPolicyRead"];
 };
 
-/** Trading policies and agent orders: the signer holds the policy and judges every order. */
+/** Trading policies and agent orders: the service keeps the policy and judges every order. */
 export function registerPolicyAndOrders(
   app: OpenAPIHono<AppEnv>,
   d: { sql: Sql; adminToken?: string; features?: PolicyFeatures },
 ) {
-  registerPolicy(app, { sql: d.sql, adminToken: d.adminToken, steward: d.features?.steward });
+  const spot = d.features?.spot;
+  registerPolicy(app, {
+    sql: d.sql,
+    adminToken: d.adminToken,
+    steward: d.features?.steward,
+    rulesContext: { router: spot?.router, platform: spot?.platform ?? [] },
+  });
   registerOrders(app, { sql: d.sql, adminToken: d.adminToken, ...d.features });
 }

@@ -12,6 +12,7 @@ import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { outboundSettings } from "../../lib/outbound/settings.ts";
+import { activePolicy } from "../../lib/policy/store.ts";
 import { resolveServices } from "../../lib/services.ts";
 import { UpstreamError } from "../../services/http.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
@@ -68,7 +69,9 @@ function policyFeatures(config: Config) {
   const rpc = config.rpcUrls[0];
   const hl = resolveHyperliquid(config);
   return {
-    perps: hl ? createHyperliquidClient({ apiUrl: hl.apiUrl }) : undefined,
+    perps: hl
+      ? { ...createHyperliquidClient({ apiUrl: hl.apiUrl }), isMainnet: hl.isMainnet }
+      : undefined,
     steward: createStewardClient({
       url: steward.url,
       apiKey: steward.apiKey,
@@ -80,6 +83,8 @@ function policyFeatures(config: Config) {
           client: createPublicClient({ transport: http(rpc) }) as PublicClient,
           router: config.DEX_ROUTER_ADDRESS,
           wbnb: config.WBNB_ADDRESS,
+          bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
+          platform: [config.IDENTITY_REGISTRY_ADDRESS, config.TOKEN_MANAGER_ADDRESS],
         }
       : undefined,
   };
@@ -102,30 +107,11 @@ export function createApiApp(config: Config, sql: Sql, databaseUrl: string, log:
     sql,
     settings,
     launch: launch.features,
-    dashboard: { policy: stewardPolicyReader(config) },
+    dashboard: { policy: (walletId) => activePolicy(sql, walletId) },
     webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
     sessions: sessionFeaturesFromConfig(config, sql, log),
     events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
     policy: policyFeatures(config),
   });
   return { app, settings, stop: launch.stop };
-}
-
-/** The dashboard's policy snapshot from the steward signer: null for a wallet without one. */
-function stewardPolicyReader(config: Config) {
-  const { steward } = resolveServices(config);
-  const client = createStewardClient({
-    url: steward.url,
-    apiKey: steward.apiKey,
-    tenantId: steward.tenantId,
-    timeoutMs: POLICY_READ_TIMEOUT_MS,
-  });
-  return async (walletId: string) => {
-    try {
-      return await client.getPolicy(walletId);
-    } catch (error) {
-      if (error instanceof UpstreamError && error.status === 404) return null;
-      throw error;
-    }
-  };
 }

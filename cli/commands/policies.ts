@@ -47,7 +47,7 @@ export function policiesCommand(): Command {
       const r = await withDb((sql, config) =>
         runPolicyAudit({
           sql,
-          sources: policyAuditSources(config),
+          sources: policyAuditSources(config, sql),
           now: new Date(),
           since: o.since,
         }),

@@ -30,14 +30,10 @@ export function stewardCommand(): Command {
   return new Command("steward")
     .description("run the local stand-in of the steward signer on 127.0.0.1:STEWARD_PORT")
     .action(async () => {
-      // The devnet's addresses as configuration: the signer decodes calls to the DEX router
-      // and lets the launch's calls to the platform's own contracts through.
       const config = await loadServiceConfig();
       const log = createLogger("steward", config.LOG_LEVEL);
       const s = resolveServices(config);
       const { createStewardApp } = await import("../../services/steward/stand-in/server.ts");
-      const { hyperliquidVenue } = await import("../../services/steward/stand-in/venue.ts");
-      const hl = resolveHyperliquid(config);
       const app = createStewardApp({
         rpcUrl: config.rpcUrls[0] as string,
         chainId: 56,
@@ -48,13 +44,6 @@ export function stewardCommand(): Command {
         storePath: join(config.dataDir, "steward", "store.json"),
         masterKey: stewardMasterKey(config),
         log,
-        contracts: {
-          router: config.DEX_ROUTER_ADDRESS,
-          wbnb: config.WBNB_ADDRESS,
-          bnbUsdFeed: config.BNB_USD_FEED_ADDRESS,
-          platform: [config.IDENTITY_REGISTRY_ADDRESS, config.TOKEN_MANAGER_ADDRESS],
-        },
-        perps: hl ? hyperliquidVenue(hl) : undefined,
       });
       const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
       log.info({ url: s.steward.url }, "steward stand-in listening");

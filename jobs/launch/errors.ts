@@ -55,7 +55,7 @@ function signerFailure(e: UpstreamError): string {
     return `signer_pending_approval: Steward holds transaction ${refusal.txId} for a person's approval; a retry resumes it`;
   }
   if (refusal) {
-    const why = refusal.decision?.reason ?? refusal.results.find((r) => !r.passed)?.reason ?? "";
+    const why = refusal.results.find((r) => !r.passed)?.reason ?? "";
     return `signer_policy_refused: Steward's policy refused transaction ${refusal.txId}${why ? ` (${why.slice(0, 200)})` : ""}`;
   }
   if (e.kind === "rejected" && (e.status === 401 || e.status === 403)) {

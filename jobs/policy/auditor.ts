@@ -64,6 +64,7 @@ export async function runPolicyAudit(p: {
     >`
       select id::text, agent_id, source_event_id, occurred_at, data from app.agent_events
       where event_type = 'policy.applied' and ingested_at >= ${start} and ingested_at < ${p.now}
+        and data ? 'kind' -- a decision of the service's chain; Steward's bare tx.signed has none
       order by occurred_at, id`
   ).map(toApplied);
   const agents = await sql<

@@ -8,9 +8,7 @@ import {
   EnvelopeAnswer,
   type PolicyResult,
   type PolicyRule,
-  type ReplacePolicyBody,
-  type ServiceDecision,
-  type SignPerpsBody,
+  type SignTypedDataBody,
 } from "./protocol.ts";
 
 export type StewardClientParameters = {
@@ -43,8 +41,6 @@ export type SendTransactionResult = {
   txId: string;
   /** `unknown`: Steward signed but could not tell whether the broadcast went out. */
   outcome: "sent" | "unknown";
-  /** The service policy version that judged it, when the signer says (only the stand-in). */
-  policy?: { policyId: string; version: number };
 };
 
 const Envelope = EnvelopeAnswer;
@@ -145,7 +141,7 @@ export function createStewardClient(p: StewardClientParameters) {
       });
       if (answer.ok) {
         const s = parseUpstream("steward", A.Signed, answer.data, path);
-        return { txHash: s.txHash, txId: s.txId, outcome: "sent", policy: s.decision };
+        return { txHash: s.txHash, txId: s.txId, outcome: "sent" };
       }
       const pending = A.Pending.safeParse(answer.data);
       if (pending.success) return client.awaitApproval(walletId, pending.data);
@@ -179,7 +175,6 @@ export function createStewardClient(p: StewardClientParameters) {
         txId: pending.txId,
         results,
         status: "pending_approval",
-        ...(pending.decision ? { decision: pending.decision } : {}),
       });
     },
     /** EIP-191 personal_sign of a UTF-8 message by the agent's wallet. */
@@ -196,23 +191,13 @@ export function createStewardClient(p: StewardClientParameters) {
       call(z.looseObject({ id: z.string(), url: z.string() }), "POST", "/webhooks", {
         json: body,
       }),
-
-    // The service's own trading policy, kept at the local stand-in (docs/policies.md): these
-    // paths are the stand-in's, a real Steward has none of them.
-    getPolicy: (walletId: string) =>
-      call(A.PolicyVersion, "GET", `/v1/wallets/${enc(walletId)}/policy`),
-    listPolicyVersions: (walletId: string) =>
-      call(
-        z.looseObject({ versions: z.array(A.PolicyVersion) }),
-        "GET",
-        `/v1/wallets/${enc(walletId)}/policy/versions`,
-      ),
-    replacePolicy: (walletId: string, body: ReplacePolicyBody) =>
-      call(A.PolicyVersion, "PUT", `/v1/wallets/${enc(walletId)}/policy`, { json: body }),
-    signVenueAction: (walletId: string, venue: string, body: SignPerpsBody) =>
-      call(A.SignPerpsResult, "POST", `/v1/wallets/${enc(walletId)}/venues/${enc(venue)}/sign`, {
-        json: body,
-      }),
+    /**
+     * EIP-712 signature by the agent's wallet (`POST /vault/:agentId/sign-typed-data`): the
+     * perps venue's L1 actions. Steward signs it only under a `typed-data` rule that admits
+     * the domain (stewardRules writes one); a refusal is the same 403 `{txId, results}`.
+     */
+    signTypedData: (walletId: string, body: SignTypedDataBody) =>
+      call(A.SignTypedData, "POST", `/vault/${enc(walletId)}/sign-typed-data`, { json: body }),
   };
   return client;
 }
@@ -231,8 +216,6 @@ export type StewardRefusal = {
   manual: boolean;
   txId: string;
   results: PolicyResult[];
-  /** The stand-in's decision of the service's trading policy, when it sent one. */
-  decision?: ServiceDecision;
 };
 
 /**
@@ -254,9 +237,8 @@ export function stewardRefusal(error: unknown): StewardRefusal | undefined {
   const data = A.Refusal.safeParse((body as { data?: unknown } | null)?.data);
   if (!data.success) return undefined;
   return {
-    manual: error.status === 202 || data.data.decision?.manual === true,
+    manual: error.status === 202,
     txId: data.data.txId,
     results: data.data.results,
-    decision: data.data.decision,
   };
 }

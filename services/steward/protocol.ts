@@ -1,10 +1,4 @@
 import { z } from "zod";
-import {
-  type PolicyActor,
-  type PolicyRulesInput,
-  type PolicyVersion,
-  PolicyRules as ServicePolicyRules,
-} from "../../lib/policy/model.ts";
 
 // Wire types of Steward's API as its source defines them (Steward-Fi/steward, packages/api
 // routes agents.ts and vault.ts; @stwd/sdk 0.8.1 types.d.ts), shared by the client and the
@@ -117,33 +111,12 @@ export type WebhookConfig = {
   updatedAt: string;
 };
 
-// The service-side decision a Steward refusal or event may carry next to Steward's own
-// `results`: only the stand-in sends it (it evaluates the service's trading policy as the
-// signer); a real Steward's answers are read from `results` alone (docs/policies.md).
-export type ServiceDecision = {
-  policyId: string;
-  version: number;
-  evaluator: string;
-  code: string;
-  reason: string;
-  manual: boolean;
-};
-
-/** The policy document the service keeps at the stand-in (lib/policy/model.ts is the schema). */
-export type { PolicyActor, PolicyRulesInput, PolicyVersion };
-export type Policy = PolicyVersion;
-export type ReplacePolicyBody = { rules: PolicyRulesInput; actor: PolicyActor };
-/** A perps venue action to sign (Hyperliquid L1 action, PROTOCOLS.md 1.3-1.4). */
-export type SignPerpsBody = { action: Record<string, unknown>; nonce: number };
-export type SignPerpsResult = {
-  exchange: {
-    action: Record<string, unknown>;
-    nonce: number;
-    signature: { r: `0x${string}`; s: `0x${string}`; v: number };
-    vaultAddress: null;
-  };
-  policyId: string;
-  version: number;
+/** `POST /vault/:agentId/sign-typed-data` body (EIP-712; Steward names the message `value`). */
+export type SignTypedDataBody = {
+  domain: Record<string, unknown>;
+  types: Record<string, readonly { name: string; type: string }[]>;
+  primaryType: string;
+  value: Record<string, unknown>;
 };
 
 // The answers the client reads, checked field by field (services/http.ts parseUpstream): an
@@ -157,15 +130,6 @@ const Result = z.looseObject({
   passed: z.boolean(),
   reason: z.string().optional(),
 });
-const Decision = z.looseObject({
-  policyId: z.string(),
-  version: z.number().int(),
-  evaluator: z.string(),
-  code: z.string(),
-  reason: z.string(),
-  manual: z.boolean(),
-});
-
 /** Schemas of Steward's answers (`data` of the envelope), by the type they check. */
 export const StewardAnswers = {
   Agent: z.looseObject({
@@ -179,13 +143,11 @@ export const StewardAnswers = {
   Signed: z.looseObject({
     txId: z.string().min(1),
     txHash: Hash,
-    decision: z.object({ policyId: z.string(), version: z.number().int() }).optional(),
   }),
   Pending: z.looseObject({
     txId: z.string().min(1),
     status: z.literal("pending_approval"),
     results: z.array(Result),
-    decision: Decision.optional(),
   }),
   OutcomeUnknown: z.looseObject({
     code: z.string(),
@@ -196,7 +158,6 @@ export const StewardAnswers = {
   Refusal: z.looseObject({
     txId: z.string(),
     results: z.array(Result),
-    decision: Decision.optional(),
   }),
   Tx: z.looseObject({
     id: z.string(),
@@ -217,23 +178,7 @@ export const StewardAnswers = {
       config: z.record(z.string(), z.unknown()),
     }),
   ),
-  PolicyVersion: z.looseObject({
-    policyId: z.string(),
-    version: z.number().int().min(1),
-    rules: ServicePolicyRules,
-    createdAt: z.string(),
-    createdBy: z.object({ kind: z.enum(["agent", "operator", "signer"]), id: z.string() }),
-  }) satisfies z.ZodType<PolicyVersion, unknown>,
-  SignPerpsResult: z.looseObject({
-    exchange: z.object({
-      action: z.record(z.string(), z.unknown()),
-      nonce: z.number().int(),
-      signature: z.object({ r: Hash, s: Hash, v: z.number().int() }),
-      vaultAddress: z.null(),
-    }),
-    policyId: z.string(),
-    version: z.number().int(),
-  }),
+  SignTypedData: z.looseObject({ signature: Hex, txId: z.string().optional() }),
 };
 
 /** The envelope around `data`: a body without `ok` is not Steward's. */

@@ -29,12 +29,12 @@ import { createAgent } from "../../lib/agents/keys.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { freePort } from "../../lib/net.ts";
+import { activePolicy } from "../../lib/policy/store.ts";
 import { startEmbeddedPostgres } from "../../lib/postgres/embedded.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
 import { createStewardClient, type StewardClient } from "../../services/steward/client.ts";
 import { createStewardApp } from "../../services/steward/stand-in/server.ts";
-import { hyperliquidVenue } from "../../services/steward/stand-in/venue.ts";
 
 export const ADMIN = "policy-test-admin-token-0123456789abcdef";
 const TENANT = "launchpad-policy-test";
@@ -48,7 +48,7 @@ export type PolicyWorld = {
   record: DeploymentRecord;
   steward: StewardClient;
   hlUrl: string;
-  /** The signer's clock: real time plus this offset. */
+  /** The policy's clock (the service's, test mode): real time plus this offset. */
   clock: { offsetMs: number };
   /** Set to pause the next signing call after it read its policy version. */
   hooks: { afterPolicyRead?: (walletId: string) => Promise<void> };
@@ -105,15 +105,23 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
       rpcUrls: [anvil.rpcUrl],
       rateLimit: { unauthenticated: 100_000, authenticated: 100_000 },
     }),
-    dashboard: { policy: (id) => steward.getPolicy(id) },
+    dashboard: { policy: (id) => activePolicy(sql, id) },
     events: {
       webhookSecrets: { steward: SECRET, cloud: SECRET, codeHost: SECRET, agentEvents: SECRET },
       adminToken: ADMIN,
     },
     policy: {
       steward,
-      spot: { client, router: c.uniswapV2Router, wbnb: c.wbnb },
-      perps: createHyperliquidClient({ apiUrl: hl.url }),
+      spot: {
+        client,
+        router: c.uniswapV2Router,
+        wbnb: c.wbnb,
+        bnbUsdFeed: c.bnbUsdFeed,
+        platform: [c.identityRegistry, c.tokenManager2],
+      },
+      perps: { ...createHyperliquidClient({ apiUrl: hl.url }), isMainnet: true },
+      now: () => new Date(Date.now() + clock.offsetMs),
+      afterPolicyRead: (id) => hooks.afterPolicyRead?.(id) ?? Promise.resolve(),
     },
   });
   const api = await startServer({ app, host: "127.0.0.1", port: 0, logger: log });
@@ -129,15 +137,6 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
     storePath: join(dataDir, "steward", "store.json"),
     masterKey: randomBytes(32),
     log,
-    contracts: {
-      router: c.uniswapV2Router,
-      wbnb: c.wbnb,
-      bnbUsdFeed: c.bnbUsdFeed,
-      platform: [c.identityRegistry, c.tokenManager2],
-    },
-    perps: hyperliquidVenue({ apiUrl: hl.url, isMainnet: true }),
-    now: () => new Date(Date.now() + clock.offsetMs),
-    afterPolicyRead: (id) => hooks.afterPolicyRead?.(id) ?? Promise.resolve(),
   });
   const stewardServer = serve({
     fetch: stewardApp.fetch,

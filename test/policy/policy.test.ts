@@ -2,6 +2,7 @@ import { erc20Abi, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPolicyAudit } from "../../jobs/policy/auditor.ts";
 import { signWebhookBody } from "../../lib/events/signature.ts";
+import { policyVersions } from "../../lib/policy/store.ts";
 import { waitFor } from "../helpers/cli.ts";
 import { ADMIN, type PolicyWorld, startPolicyWorld } from "./harness.ts";
 
@@ -133,7 +134,11 @@ describe("spot orders on the DEX router", () => {
     expect(await tokenBalance()).toBeGreaterThan(0n);
     const applied = await waitFor(
       "policy.applied of the buy",
-      async () => (await feed("policy.applied")).find((e) => e.data.txHash === r.body.data.txHash),
+      // The service's decision (Steward's own tx.signed for the same hash carries no `kind`).
+      async () =>
+        (await feed("policy.applied")).find(
+          (e) => e.data.txHash === r.body.data.txHash && e.data.kind,
+        ),
       20_000,
     );
     // 0.1 BNB at the devnet feed's 600 USD.
@@ -230,6 +235,32 @@ describe("perps orders on the venue", () => {
     expect(JSON.stringify(s)).toContain("BTC");
   });
 
+  it("a denied order leaves the venue account as it was, its leverage too", async () => {
+    const btc = async () => {
+      const r = await fetch(`${w.hlUrl}/info`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "clearinghouseState", user: w.agent.wallet }),
+      });
+      const state = (await r.json()) as { assetPositions: { position: Record<string, any> }[] };
+      return state.assetPositions.find((a) => a.position.coin === "BTC")?.position;
+    };
+    const before = await btc();
+    expect(before?.leverage.value).toBe(2);
+    // Leverage 3 is allowed on its own; the order's 1,300 USD more BTC is over maxPositionUsd.
+    const r = await order({
+      venue: "hyperliquid",
+      asset: "BTC",
+      side: "long",
+      size: "0.02",
+      leverage: 3,
+    });
+    expect(r.body).toMatchObject({ error: "policy_denied", code: "position_above_max" });
+    const after = await btc();
+    expect(after?.leverage).toEqual(before?.leverage);
+    expect(after?.szi).toBe(before?.szi);
+  });
+
   it("denies leverage over maxLeverage, a position over maxPositionUsd, the daily budget", async () => {
     const lev = await order({
       venue: "hyperliquid",
@@ -248,7 +279,14 @@ describe("perps orders on the venue", () => {
     });
     expect(big.body).toMatchObject({ code: "position_above_max" }); // 1,280 USD
     // 60 (spot) + 500.5 (BTC) opened today; 0.05 ETH is 160 more: over 700.
-    const budget = await order({ venue: "hyperliquid", asset: "ETH", side: "long", size: "0.05" });
+    // Leverage named: the refused orders above set none, so the venue's maximum would count.
+    const budget = await order({
+      venue: "hyperliquid",
+      asset: "ETH",
+      side: "long",
+      size: "0.05",
+      leverage: 2,
+    });
     expect(budget.body).toMatchObject({ code: "daily_budget_exceeded" });
     for (const [code, evaluator] of [
       ["leverage_above_max", "maxLeverage"],
@@ -272,7 +310,7 @@ describe("perps orders on the venue", () => {
     expect(
       (await order({ venue: "hyperliquid", asset: "BTC", side: "long", size: "0.0001" })).body,
     ).toMatchObject({ code: "outside_allowed_hours" });
-    w.clock.offsetMs = 12 * 3_600_000; // the signer's clock (test mode only) in the allowed hour
+    w.clock.offsetMs = 12 * 3_600_000; // the policy's clock (test mode only) in the allowed hour
     const inHour = await order({
       venue: "hyperliquid",
       asset: "BTC",
@@ -322,9 +360,7 @@ describe("perps orders on the venue", () => {
 describe("the auditor", () => {
   it("a clean period has no anomaly; a forged policy.applied is flagged and shown on the panel", async () => {
     await w.drain();
-    const sources = {
-      versions: async (id: string) => (await w.steward.listPolicyVersions(id)).versions,
-    };
+    const sources = { versions: (id: string) => policyVersions(w.sql, id) };
     const cleanEnd = new Date();
     const clean = await runPolicyAudit({ sql: w.sql, sources, now: cleanEnd, since: startedAt });
     expect(clean.checked).toBeGreaterThanOrEqual(5);

@@ -1,14 +1,12 @@
 import { timingSafeEqual } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
-import { type Chain, createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { type Chain, createPublicClient, http, type PublicClient } from "viem";
 import { viemChain } from "../../../lib/chain.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { keyedMutex } from "../../../lib/mutex.ts";
 import { agentRoutes, webhookRoutes } from "./agents.ts";
 import { idempotency } from "./idempotency.ts";
 import { createOutbox } from "./outbox.ts";
-import { registerPolicyRoutes } from "./routes.ts";
-import type { PerpsVenue, SpotChain } from "./snapshot.ts";
 import { StewardStore } from "./store.ts";
 import { vaultRoutes } from "./vault.ts";
 
@@ -27,14 +25,8 @@ export type StewardStandInParameters = {
   storePath: string;
   masterKey: Buffer;
   log: Logger;
-  /** The spot DEX, its WBNB, the BNB/USD feed and the platform's own contracts (the launch). */
-  contracts?: { router: Hex; wbnb: Hex; bnbUsdFeed: Hex; platform: Hex[] };
-  /** The perps venue; absent: perps actions are refused (503) and count no positions. */
-  perps?: PerpsVenue;
-  /** The clock of the policy (allowedUtcHours, UTC days); tests inject one. */
+  /** The deliveries' clock; tests inject one. */
   now?: () => Date;
-  /** Tests only: runs after a call has read its policy version, before it decides. */
-  afterPolicyRead?: (walletId: string) => Promise<void>;
 };
 
 /** The events each of our two receivers takes (docs/events.md has the mapping). */
@@ -46,8 +38,9 @@ export const STEWARD_WEBHOOK_EVENTS = {
 /**
  * The local stand-in of Steward: the subset of its API the service calls (docs/upstreams.md),
  * with its tenant headers, `{ok, data}` envelope, validation, status codes and idempotency,
- * and its own webhook deliveries (v2 signature, stable delivery ids, an outbox). Keys are
- * sealed with AES-256-GCM; calls of one wallet run one at a time from snapshot to signature.
+ * its own webhook deliveries (v2 signature, stable delivery ids, an outbox) and the rule types
+ * of the agent's Steward policy it enforces (stand-in/rules.ts). Keys are sealed with
+ * AES-256-GCM; signing calls of one wallet run one at a time.
  *
  * @example
  * const app = createStewardApp({ rpcUrl, chainId: 56, apiKey, tenantId, webhookBaseUrl, webhookSecret, storePath, masterKey, log });
@@ -57,12 +50,6 @@ export function createStewardApp(p: StewardStandInParameters) {
   const chain: Chain = viemChain({ id: p.chainId, name: "bsc", rpcUrls: [p.rpcUrl] });
   const client = createPublicClient({ chain, transport: http(p.rpcUrl) }) as PublicClient;
   const now = p.now ?? (() => new Date());
-  const spot: SpotChain | undefined = p.contracts && {
-    client,
-    router: p.contracts.router,
-    wbnb: p.contracts.wbnb,
-    bnbUsdFeed: p.contracts.bnbUsdFeed,
-  };
   for (const [kind, events] of Object.entries(STEWARD_WEBHOOK_EVENTS)) {
     const url = `${p.webhookBaseUrl}/v2/webhooks/steward/${kind}`;
     const at = new Date().toISOString();
@@ -85,7 +72,7 @@ export function createStewardApp(p: StewardStandInParameters) {
 
   app.get("/health", (c) => c.json({ ok: true, data: { service: "steward-stand-in" } }));
   const auth = tenantAuth(p.apiKey, p.tenantId);
-  for (const path of ["/agents", "/v1/agents", "/vault", "/webhooks", "/v1/wallets"]) {
+  for (const path of ["/agents", "/v1/agents", "/vault", "/webhooks"]) {
     app.use(path, auth);
     app.use(`${path}/*`, auth);
   }
@@ -102,21 +89,9 @@ export function createStewardApp(p: StewardStandInParameters) {
       now,
       chainId: p.chainId,
       client,
-      spot,
-      perps: p.perps,
-      platform: p.contracts?.platform ?? [],
       emit: outbox.emit,
-      afterPolicyRead: p.afterPolicyRead,
     }),
   );
-  registerPolicyRoutes(app, {
-    store,
-    lock,
-    now,
-    perps: p.perps,
-    afterPolicyRead: p.afterPolicyRead,
-    emit: outbox.emit,
-  });
 
   app.notFound((c) => c.json({ ok: false, error: "Not found" }, 404));
   app.onError((error, c) => {

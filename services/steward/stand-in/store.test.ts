@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INITIAL_RULES } from "../../../lib/policy/model.ts";
 import { StewardStore } from "./store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "steward-store-"));
@@ -13,26 +12,24 @@ describe("the signer's store", () => {
   const master = randomBytes(32);
   const path = join(dir, "store.json");
 
-  it("keeps versions immutable with an active pointer, and survives a restart", () => {
+  it("keeps wallets and Steward rules across a restart", () => {
     const s = new StewardStore(path, master);
     s.addWallet({ walletId: "w1", agentId: "a1", address: "0x01", key: s.seal("0xkey", "w1") });
-    expect(s.policy("w1")).toMatchObject({ version: 1, rules: INITIAL_RULES });
-    const v2 = {
-      ...(s.policy("w1") as never as object),
-      policyId: "p2",
-      version: 2,
-      createdBy: { kind: "agent" as const, id: "a1" },
+    const rule = {
+      id: "r1",
+      type: "approved-addresses",
+      enabled: true,
+      config: { mode: "whitelist", addresses: [] },
     };
-    s.addPolicy("w1", v2 as never);
+    s.setRules("w1", [rule]);
     const again = new StewardStore(path, master);
-    expect(again.policy("w1")?.policyId).toBe("p2");
-    expect(again.versions("w1")?.map((v) => v.version)).toEqual([1, 2]);
+    expect(again.rules("w1")).toEqual([rule]);
     expect(again.unseal(again.wallet("w1") as never)).toBe("0xkey");
   });
 
   it("refuses to start on a store edited behind its back, or under another master key", () => {
     const file = JSON.parse(readFileSync(path, "utf8"));
-    file.state.policies.w1[1].rules.maxLeverage = 50;
+    file.state.rules.w1[0].enabled = false;
     const tampered = join(dir, "tampered.json");
     writeFileSync(tampered, JSON.stringify(file));
     expect(() => new StewardStore(tampered, master)).toThrow(/integrity/);

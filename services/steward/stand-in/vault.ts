@@ -2,13 +2,11 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { type Hex, keccak256, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Intent } from "../../../lib/policy/intent.ts";
-import { decodeBscTransaction } from "../../../lib/policy/spot.ts";
-import type { TxRecord } from "../protocol.ts";
+import type { PolicyResult, TxRecord } from "../protocol.ts";
 import type { Emit } from "./outbox.ts";
-import { type Decision, decide, ledgerEntry } from "./policy.ts";
-import { bnbUsd, type PerpsVenue, type SpotChain } from "./snapshot.ts";
+import { evaluateRules } from "./rules.ts";
 import type { StewardStore } from "./store.ts";
+import { typedDataRoute } from "./typed-data.ts";
 
 export type VaultDeps = {
   store: StewardStore;
@@ -16,11 +14,7 @@ export type VaultDeps = {
   now: () => Date;
   chainId: number;
   client: PublicClient;
-  spot?: SpotChain;
-  perps?: PerpsVenue;
-  platform: Hex[];
   emit: Emit;
-  afterPolicyRead?: (walletId: string) => Promise<void>;
 };
 
 type SignBody = {
@@ -38,8 +32,8 @@ const UINT = /^(0|[1-9]\d{0,77})$/;
 /**
  * `/vault/:agentId/*` as Steward answers it: sign (validated as Steward does; a broadcast needs
  * `Idempotency-Key`; refused 403 `{txId, results}`, held 202 `pending_approval`, else 200
- * `{txId, txHash}`), the transaction record, sign-message and the addresses. The policy is
- * the service's chain (policy.ts) standing in for Steward's engine (docs/policies.md).
+ * `{txId, txHash}`), the transaction record, sign-message, sign-typed-data and the addresses.
+ * The agent's Steward rules are enforced for the types rules.ts knows (docs/upstreams.md).
  *
  * @example
  * app.route("/vault", vaultRoutes(deps));
@@ -95,10 +89,6 @@ export function vaultRoutes(d: VaultDeps) {
     const data = b.data as Hex | undefined;
     const value = BigInt(b.value);
     const key = `${w.walletId}:${idem}`;
-    // The version current when the call started decides it, whatever is saved meanwhile.
-    const policy = d.store.policy(w.walletId);
-    if (!policy) return c.json(bad("Agent not found"), 404);
-    await d.afterPolicyRead?.(w.walletId);
     return d.lock(`wallet:${w.walletId}`, async () => {
       const known = d.store.tx(key);
       if (known) {
@@ -106,16 +96,10 @@ export function vaultRoutes(d: VaultDeps) {
         await d.client.sendRawTransaction({ serializedTransaction: known.raw }).catch(() => {});
         return c.json({ ok: true, data: { txId: known.txId ?? key, txHash: known.hash } });
       }
-      const intent = await decodeIntent(d, w.address, { to, value, data });
-      const decision = await decide({
-        policy,
-        intent: intent.intent,
-        now: d.now(),
-        wallet: w.address,
-        ledger: d.store.ledger(w.walletId),
-        spot: d.spot,
-        perps: d.perps,
-        preread: { bnbPrice: intent.bnbPrice },
+      const { results, refused, held } = evaluateRules(d.store.rules(w.walletId), {
+        kind: "transaction",
+        to,
+        value,
       });
       const txId = randomUUID();
       const record = (status: TxRecord["status"], txHash?: Hex): TxRecord => ({
@@ -123,30 +107,15 @@ export function vaultRoutes(d: VaultDeps) {
         agentId: w.walletId,
         status,
         txHash: txHash ?? null,
-        policyResults: decision.denial?.results ?? [],
+        policyResults: results,
       });
-      if (decision.denial) {
-        const manual = decision.denial.decision.manual;
-        const info = { txId, results: decision.denial.results, decision: decision.denial.decision };
-        const ev = d.emit(w.walletId, manual ? "tx.pending" : "policy.violation", {
-          ...info,
-          policy: decision.data,
-        });
-        d.store.record(w.walletId, {
-          transaction: record(manual ? "pending" : "rejected"),
-          webhooks: ev.outgoing,
-        });
+      if (refused) return refuse(d, c, w.walletId, txId, results, record("rejected"));
+      if (held) {
+        const ev = d.emit(w.walletId, "tx.pending", { txId, results });
+        d.store.record(w.walletId, { transaction: record("pending"), webhooks: ev.outgoing });
         ev.deliver();
-        return manual
-          ? c.json(
-              {
-                ok: false,
-                error: "Transaction requires manual approval",
-                data: { ...info, status: "pending_approval" },
-              },
-              202,
-            )
-          : c.json({ ok: false, error: "Transaction rejected by policy", data: info }, 403);
+        const data = { txId, results, status: "pending_approval" };
+        return c.json({ ok: false, error: "Transaction requires manual approval", data }, 202);
       }
       return signAndSend(d, c, {
         w,
@@ -156,11 +125,12 @@ export function vaultRoutes(d: VaultDeps) {
         gasLimit: b.gasLimit as string | undefined,
         key,
         txId,
-        decision,
         record,
       });
     });
   });
+
+  app.post("/:agentId/sign-typed-data", typedDataRoute(d));
 
   app.post("/:agentId/sign-message", async (c) => {
     const w = d.store.wallet(c.req.param("agentId"));
@@ -177,28 +147,23 @@ export function vaultRoutes(d: VaultDeps) {
   return app;
 }
 
-async function decodeIntent(d: VaultDeps, wallet: Hex, tx: { to: Hex; value: bigint; data?: Hex }) {
-  try {
-    const toRouter = d.spot && tx.to.toLowerCase() === d.spot.router;
-    const bnbPrice = toRouter && d.spot ? await bnbUsd(d.spot) : { answer: 0n, decimals: 8 };
-    const intent = decodeBscTransaction(tx, {
-      wallet,
-      router: d.spot?.router ?? "",
-      wbnb: d.spot?.wbnb ?? "",
-      platform: d.platform,
-      bnbUsd: bnbPrice,
-    });
-    return { intent, bnbPrice };
-  } catch (error) {
-    const intent: Intent = {
-      kind: "unknown",
-      manual: false,
-      code: "state_unavailable",
-      reason: `the BNB price could not be read: ${(error as Error).message.split("\n")[0]}`,
-      summary: { to: tx.to.toLowerCase() },
-    };
-    return { intent, bnbPrice: undefined };
-  }
+/** Steward's policy refusal: 403 `{txId, results}` and its `policy.violation` delivery. */
+export function refuse(
+  d: Pick<VaultDeps, "emit" | "store">,
+  // biome-ignore lint/suspicious/noExplicitAny: Hono's context of the calling route
+  c: any,
+  walletId: string,
+  txId: string,
+  results: PolicyResult[],
+  transaction?: TxRecord,
+) {
+  const ev = d.emit(walletId, "policy.violation", { txId, results });
+  d.store.record(walletId, { transaction, webhooks: ev.outgoing });
+  ev.deliver();
+  return c.json(
+    { ok: false, error: "Transaction rejected by policy", data: { txId, results } },
+    403,
+  );
 }
 
 async function signAndSend(
@@ -213,7 +178,6 @@ async function signAndSend(
     gasLimit?: string;
     key: string;
     txId: string;
-    decision: Decision;
     record: (status: TxRecord["status"], txHash?: Hex) => TxRecord;
   },
 ) {
@@ -249,17 +213,12 @@ async function signAndSend(
     gasPrice,
   });
   const hash = keccak256(raw);
-  const signed = d.emit(s.w.walletId, "tx.signed", {
-    txId: s.txId,
-    txHash: hash,
-    policy: { ...s.decision.data, txHash: hash },
-  });
-  // One write before broadcasting: a crash now re-broadcasts, never re-signs, and the
-  // budget and the event are kept with the signature.
+  const signed = d.emit(s.w.walletId, "tx.signed", { txId: s.txId, txHash: hash });
+  // One write before broadcasting: a crash now re-broadcasts, never re-signs, and the event
+  // is kept with the signature.
   d.store.record(s.w.walletId, {
     tx: [s.key, { hash, raw, txId: s.txId }],
     transaction: s.record("signed", hash),
-    entry: ledgerEntry(s.decision, hash),
     webhooks: signed.outgoing,
   });
   signed.deliver();
@@ -277,6 +236,5 @@ async function signAndSend(
     webhooks: sent.outgoing,
   });
   sent.deliver();
-  const decision = { policyId: s.decision.policy.policyId, version: s.decision.policy.version };
-  return c.json({ ok: true, data: { txId: s.txId, txHash: hash, decision } });
+  return c.json({ ok: true, data: { txId: s.txId, txHash: hash } });
 }

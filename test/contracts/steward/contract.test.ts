@@ -231,13 +231,17 @@ describe("the stand-in answers in the recorded shapes", () => {
     const { data } = (await call("POST", "/agents", { name: "held" })).body as {
       data: { id: string };
     };
-    // An unknown contract call: the service's policy holds it for a person.
+    // Above the agent's auto-approve threshold: Steward holds it for a person.
+    const hold = [
+      { id: "hold", type: "auto-approve-threshold", enabled: true, config: { threshold: "0" } },
+    ];
+    expect((await call("PUT", `/agents/${data.id}/policies`, hold)).status).toBe(200);
     const r = await call(
       "POST",
       `/vault/${data.id}/sign`,
       {
         to: "0x00000000000000000000000000000000000000ff",
-        value: "0",
+        value: "1",
         data: "0xdeadbeef",
         chainId: 56,
       },

@@ -26,7 +26,6 @@ const TENANT = "sdk-test-tenant";
 const SECRET = "steward-sdk-test-secret-0123456789";
 // A call to a "platform contract" (the service's policy lets the launch's calls through).
 const TARGET = "0x000000000000000000000000000000000000c0de" as Hex;
-const ROUTER = "0x000000000000000000000000000000000000dead" as Hex;
 const dir = mkdtempSync(join(tmpdir(), "steward-sdk-"));
 const deliveries: { headers: IncomingHttpHeaders; body: string; path: string }[] = [];
 let stop: (() => Promise<void>)[] = [];
@@ -57,7 +56,6 @@ beforeAll(async () => {
     storePath: join(dir, "store.json"),
     masterKey: randomBytes(32),
     log: pino({ level: "silent" }),
-    contracts: { router: ROUTER, wbnb: ROUTER, bnbUsdFeed: ROUTER, platform: [TARGET] },
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));

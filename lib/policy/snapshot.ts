@@ -1,14 +1,13 @@
 import { type Address, erc20Abi, type PublicClient } from "viem";
-import type { LocalAccount } from "viem/accounts";
-import { bnbUsdFeedAbi } from "../../../abis/BnbUsdFeed.ts";
-import { uniswapV2Router02Abi } from "../../../abis/UniswapV2Router02.ts";
-import type { OpenPosition, PolicyState, RealizedPnl } from "../../../lib/policy/intent.ts";
-import { SPOT_VENUE, usdToUnits } from "../../../lib/policy/model.ts";
-import { perpsPositions, type VenuePosition } from "../../../lib/policy/perps.ts";
-import { weiToUsd } from "../../../lib/policy/spot.ts";
+import { bnbUsdFeedAbi } from "../../abis/BnbUsdFeed.ts";
+import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
+import type { OpenPosition, PolicyState, RealizedPnl } from "./intent.ts";
+import { SPOT_VENUE, usdToUnits } from "./model.ts";
+import { perpsPositions, type VenuePosition } from "./perps.ts";
+import { weiToUsd } from "./spot.ts";
 import type { LedgerEntry } from "./store.ts";
 
-/** What the signer reads from the perps venue (Hyperliquid's info API) and how it signs for it. */
+/** What the evaluators read from the perps venue (Hyperliquid's info API). */
 export type PerpsVenue = {
   meta: () => Promise<{ universe: { name: string; maxLeverage: number }[] }>;
   allMids: () => Promise<Record<string, string>>;
@@ -20,11 +19,9 @@ export type PerpsVenue = {
     startTime: number,
     endTime?: number,
   ) => Promise<{ time: number; closedPnl: string }[]>;
-  /** The signed `/exchange` body of an L1 action. */
-  sign: (account: LocalAccount, action: Record<string, unknown>, nonce: number) => Promise<unknown>;
 };
 
-/** The chain the signer reads for spot trades. */
+/** The chain the evaluators read for spot trades. */
 export type SpotChain = {
   client: PublicClient;
   router: Address;
@@ -50,7 +47,7 @@ export async function bnbUsd(c: SpotChain): Promise<{ answer: bigint; decimals: 
   return { answer, decimals: Number(decimals) };
 }
 
-/** Spot holdings the signer bought: every ledger asset the wallet still holds, at the pair's price. */
+/** Spot holdings the service let the agent buy: every ledger asset the wallet still holds, at the pair's price. */
 async function spotPositions(
   c: SpotChain,
   wallet: Address,
@@ -99,8 +96,8 @@ export type SnapshotParameters = {
 };
 
 /**
- * One snapshot of everything the evaluators may know, read once per signing call: open
- * positions on both venues at their marks, today's opened notional from the signer's own
+ * One snapshot of everything the evaluators may know, read once per order: open
+ * positions on both venues at their marks, today's opened notional from the service's
  * ledger, and realized PnL from the venue's fills over the loss window and today.
  * Throws when a source cannot be read: the caller denies (fail closed).
  *

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Address } from "viem";
-import { evaluate, type Verdict } from "../../../lib/policy/evaluators.ts";
-import type { Intent, PolicyState } from "../../../lib/policy/intent.ts";
-import { type PolicyVersion, unitsToUsd } from "../../../lib/policy/model.ts";
-import type { PolicyResult, ServiceDecision } from "../protocol.ts";
+import { evaluate, type Verdict } from "./evaluators.ts";
+import type { Intent, PolicyState } from "./intent.ts";
+import { type PolicyVersion, unitsToUsd } from "./model.ts";
 import {
   type PerpsVenue,
   type SnapshotParameters,
@@ -35,37 +34,16 @@ export type Decision = {
   /** The `data` of the policy.applied / policy.denied / policy.needs_manual event. */
   data: Record<string, unknown>;
   eventType: "policy.applied" | "policy.denied" | "policy.needs_manual";
-  /** When refused: Steward's `results` and the service's decision behind them. */
-  denial?: { results: PolicyResult[]; decision: ServiceDecision };
 };
 
 /**
- * The Steward rule type each evaluator of the service's chain is closest to: a refusal's
- * `results[].type` is always one Steward knows (docs/policies.md has the table).
- */
-export const STEWARD_TYPE_OF: Record<string, string> = {
-  knownCall: "contract-allowlist",
-  venueAllowlist: "venue-allowlist",
-  allowedUtcHours: "time-window",
-  assets: "approved-addresses",
-  sides: "condition-set",
-  maxLeverage: "leverage-cap",
-  maxPositionUsd: "spending-limit",
-  maxOpenPositions: "condition-set",
-  dailyOpenBudgetUsd: "spending-limit",
-  lossCooldown: "condition-set",
-  approveAllowlist: "approved-addresses",
-  stateSnapshot: "condition-set",
-};
-
-/**
- * Decides one signing call: a state snapshot when the intent needs one (a source that cannot
+ * Decides one order (or one of its steps): a state snapshot when the intent needs one (a source that cannot
  * be read denies the call: `stateSnapshot` / `state_unavailable`), then the evaluator chain
  * against the version the call started with.
  *
  * @example
  * const d = await decide({ policy, intent, now, wallet, ledger, spot, perps });
- * if (d.denial) return c.json(d.denial, 403);
+ * if (!d.verdict.ok) throw policyError(d);
  */
 export async function decide(p: DecideParameters): Promise<Decision> {
   let verdict: Verdict;
@@ -136,26 +114,6 @@ function describe(p: DecideParameters, verdict: Verdict): Decision {
     intent: i,
     data,
     eventType,
-    denial: verdict.ok
-      ? undefined
-      : {
-          results: [
-            {
-              policyId: `${p.policy.policyId}:${verdict.evaluator}`,
-              type: STEWARD_TYPE_OF[verdict.evaluator] ?? "condition-set",
-              passed: false,
-              reason: verdict.reason,
-            },
-          ],
-          decision: {
-            policyId: p.policy.policyId,
-            version: p.policy.version,
-            evaluator: verdict.evaluator,
-            code: verdict.code,
-            reason: verdict.reason,
-            manual,
-          },
-        },
   };
 }
 
