@@ -46,6 +46,9 @@ export const DEVNET_LIMITS = {
   /**
    * Empty blocks the state file keeps behind the head. Older empty blocks are left out: they
    * hold nothing, and without them the file grows with the transactions, not the block count.
+   * More than twice the deepest finality Ponder uses on the devnets (Arbitrum: 240 blocks), so
+   * the block where Ponder's sync cache ends is still there after a restart and it resumes
+   * without re-syncing the chain (~1 KB per block).
    */
-  recentBlocks: 256,
+  recentBlocks: 512,
 } as const;

@@ -14,13 +14,11 @@ import { createLogger, type Logger } from "../../lib/logger.ts";
 import { outboundSettings } from "../../lib/outbound/settings.ts";
 import { activePolicy } from "../../lib/policy/store.ts";
 import { resolveServices } from "../../lib/services.ts";
-import { UpstreamError } from "../../services/http.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
-import { POLICY_READ_TIMEOUT_MS } from "../limits.ts";
 import { launchPreviewFromConfig, sessionFeaturesFromConfig } from "../session-features.ts";
 
 export function apiCommand(): Command {

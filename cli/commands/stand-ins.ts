@@ -6,7 +6,6 @@ import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
-import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
