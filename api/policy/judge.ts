@@ -41,8 +41,13 @@ async function oneAtATime<T>(sql: Sql, walletId: string, fn: () => Promise<T>): 
   }
 }
 
-const report = (sql: Sql, w: OrderWallet, d: Decision, more?: Record<string, unknown>) =>
-  reportDecision(sql, w.agentId, d, more);
+const report = (
+  sql: Sql,
+  w: OrderWallet,
+  d: Decision,
+  more?: Record<string, unknown>,
+  visibility?: "internal",
+) => reportDecision(sql, w.agentId, d, more, visibility);
 
 /** A refusal as the API's error: the evaluator and its code, the version that judged it. */
 function refusal(d: Decision): HttpError {
@@ -103,7 +108,9 @@ export async function judgeTransaction<T extends { txHash: Hex }>(
     }
     const sent = await send();
     await recordTrade(d.sql, w.walletId, { entry: ledgerEntry(decision, sent.txHash) });
-    await report(d.sql, w, decision, { txHash: sent.txHash });
+    // Steward reports the transaction it signed as policy.applied too (tx.signed): the feed
+    // shows that one; this one, with the chain's verdicts, is kept for the auditor.
+    await report(d.sql, w, decision, { txHash: sent.txHash }, "internal");
     return { ...sent, policy };
   });
 }

@@ -14,12 +14,14 @@ export async function reportDecision(
   agentId: string,
   d: Decision,
   more: Record<string, unknown> = {},
+  visibility: "public" | "internal" = "public",
 ): Promise<void> {
   const body = {
     sourceEventId: d.callId,
     eventType: d.eventType,
     occurredAt: String(d.data.at),
     agentId,
+    visibility,
     data: { ...d.data, ...more },
   };
   await sql`insert into app.webhook_inbox (source, source_event_id, event_type, payload, agent_id)

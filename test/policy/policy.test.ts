@@ -132,15 +132,32 @@ describe("spot orders on the DEX router", () => {
     expect(receipt.status).toBe("success");
     expect(receipt.to).toBe(w.record.contracts.uniswapV2Router);
     expect(await tokenBalance()).toBeGreaterThan(0n);
+    // The service's decision, with its verdicts, is kept for the auditor (internal); the feed
+    // shows Steward's own tx.signed for the hash, so a reader sees one policy.applied.
     const applied = await waitFor(
       "policy.applied of the buy",
-      // The service's decision (Steward's own tx.signed for the same hash carries no `kind`).
-      async () =>
-        (await feed("policy.applied")).find(
-          (e) => e.data.txHash === r.body.data.txHash && e.data.kind,
-        ),
+      async () => {
+        await w.drain();
+        const [e] = await w.sql<{ data: Record<string, unknown>; visibility: string }[]>`
+          select data, visibility from app.agent_events where event_type = 'policy.applied'
+            and data->>'txHash' = ${r.body.data.txHash} and data ? 'kind'`;
+        return e;
+      },
       20_000,
     );
+    expect(applied.visibility).toBe("internal");
+    const shown = await waitFor(
+      "Steward's policy.applied of the buy in the feed",
+      async () => {
+        const items = (await feed("policy.applied")).filter(
+          (e) => e.data.txHash === r.body.data.txHash,
+        );
+        return items.length ? items : undefined;
+      },
+      20_000,
+    );
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.data.kind).toBeUndefined();
     // 0.1 BNB at the devnet feed's 600 USD.
     expect(applied.data).toMatchObject({
       kind: "trade",
