@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { StacksFirstSequencer } from "./test/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
+    sequence: { sequencer: StacksFirstSequencer },
   },
 });
