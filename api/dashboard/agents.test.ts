@@ -11,7 +11,7 @@ let t: TestApp;
 
 const token = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const LIST = "/v2/agents";
-const DETAIL = "/v2/agents/{tokenAddress}";
+const DETAIL = "/v2/agents/{agent}";
 
 beforeAll(async () => {
   db = await startTestDatabase();
@@ -131,7 +131,7 @@ describe("GET /v2/agents", () => {
   });
 });
 
-describe("GET /v2/agents/{tokenAddress}", () => {
+describe("GET /v2/agents/{agent}", () => {
   it("answers AgentDetail, for an address in any case, lowercase out", async () => {
     const { status, body } = await t.get(
       `/v2/agents/${token(0xab).toUpperCase().replace("0X", "0x")}`,

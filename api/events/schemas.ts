@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { KNOWN_TYPES } from "../../lib/events/catalog.ts";
 import { EVENT_CATEGORIES, EVENT_VISIBILITIES } from "../../lib/events/store.ts";
-import { AddressInput, IsoTime, intQuery } from "../http/schemas.ts";
+import { IsoTime, intQuery } from "../http/schemas.ts";
 import { PAGINATION } from "../limits.ts";
 
 export const AgentEventItem = z
@@ -22,8 +22,6 @@ export const AgentEventItem = z
     text: z.string().openapi({ example: "Merged PR #42 in acme/agent: Add a cache" }),
   })
   .openapi("AgentEvent");
-
-export const AgentPath = z.object({ tokenAddress: AddressInput });
 
 const TypeList = z
   .union([z.string(), z.array(z.string())])

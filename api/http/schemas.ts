@@ -35,6 +35,17 @@ export const AddressInput = z
   .transform((a) => a.toLowerCase() as `0x${string}`)
   .openapi({ pattern: ADDRESS_PATTERN, example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
 
+/**
+ * The `agent` path parameter of every `/v2/agents/{agent}/...` route: one name, one
+ * description. `middleware/agent-path` resolves it to the agent's record.
+ */
+export const AgentParams = z.object({
+  agent: z.string().min(1).max(64).openapi({
+    description: "The agent: its token address (0x + 40 hex digits, any case) or its agent id",
+    example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b",
+  }),
+});
+
 export const TxHash = z
   .string()
   .regex(/^0x[0-9a-f]{64}$/)

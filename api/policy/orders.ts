@@ -8,9 +8,10 @@ import { PERPS_VENUE, SPOT_VENUE } from "../../lib/policy/model.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf } from "../middleware/agent-path/index.ts";
 import { buildPerpsOrder, type PerpsExchange } from "./orders-perps.ts";
 import { signerError } from "./policy.ts";
 
@@ -66,7 +67,7 @@ const need = <T>(v: T | undefined, what: string): T => {
 };
 
 /**
- * `POST /v2/agents/{tokenAddress}/orders`: the agent's way to trade, so its policy is reachable
+ * `POST /v2/agents/{agent}/orders`: the agent's way to trade, so its policy is reachable
  * end to end. A spot order becomes router calldata the signer decodes and judges, then signs
  * and broadcasts; a venue order becomes the venue's signed actions, submitted by us. A refusal
  * is 403 `policy_denied` with the evaluator and code; nothing is signed or sent.
@@ -77,7 +78,7 @@ const need = <T>(v: T | undefined, what: string): T => {
 export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.post("/v2/agents/:tokenAddress/orders", owner, async (c) => {
+  w.post("/v2/agents/:agent/orders", owner, async (c) => {
     let raw: { venue?: unknown } | undefined;
     try {
       raw = JSON.parse(await c.req.text());
@@ -93,7 +94,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
         message: "orders are placed with the agent's own key",
       });
     }
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     if (!a.walletId || !a.walletAddress) {
       throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
     }
@@ -124,14 +125,14 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
 
   app.openAPIRegistry.registerPath({
     method: "post",
-    path: "/v2/agents/{tokenAddress}/orders",
+    path: "/v2/agents/{agent}/orders",
     tags: ["policy"],
     summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
     description:
       "The signer decodes the call, runs the policy chain (docs/policies.md) and signs only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: `leverage` is set first (judged by maxLeverage), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
     security: [{ agentKey: [] }, { agentKeyHeader: [] }],
     request: {
-      params: z.object({ tokenAddress: z.string().openapi({ pattern: "^0x[0-9a-fA-F]{40}$" }) }),
+      params: AgentParams,
       body: {
         required: true,
         content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { findAgentByToken } from "../../lib/dashboard/read.ts";
+import type { DashboardAgent } from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
@@ -9,7 +9,7 @@ import { type StewardClient, stewardRefusal } from "../../services/steward/clien
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
 import {
-  AddressInput,
+  AgentParams,
   COMMON_ERRORS,
   ErrorEnvelope,
   jsonResponse,
@@ -17,6 +17,7 @@ import {
 } from "../http/schemas.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 
 /** The signer calls the policy routes need (the steward client, or a test's). */
 export type PolicySigner = Pick<
@@ -26,7 +27,7 @@ export type PolicySigner = Pick<
 
 export type PolicyRouteDeps = { sql: Sql; adminToken?: string; steward?: PolicySigner };
 
-const params = z.object({ tokenAddress: AddressInput });
+const params = AgentParams;
 
 export const PolicyVersionSchema = z
   .object({
@@ -75,9 +76,7 @@ export function signerError(error: unknown): unknown {
   return new HttpError("upstream_error", { message: error.message, cause: error });
 }
 
-async function walletOf(sql: Sql, tokenAddress: string): Promise<string> {
-  const a = await findAgentByToken(sql, tokenAddress);
-  if (!a) throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
+function walletOf(a: DashboardAgent): string {
   if (!a.walletId) {
     throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
   }
@@ -90,7 +89,7 @@ function needSigner(s: PolicySigner | undefined): PolicySigner {
 }
 
 /**
- * `GET|PUT /v2/agents/{tokenAddress}/policy` and `GET …/policy/versions`. Reads are open; a
+ * `GET|PUT /v2/agents/{agent}/policy` and `GET …/policy/versions`. Reads are open; a
  * save needs the agent's key (`agent:write`) or the operator token, is validated here (the
  * ceilings, every field) and stored by the signer, which keeps the authoritative copy.
  *
@@ -98,7 +97,8 @@ function needSigner(s: PolicySigner | undefined): PolicySigner {
  * registerPolicy(app, { sql, adminToken, steward });
  */
 export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
-  const base = "/v2/agents/{tokenAddress}/policy";
+  const base = "/v2/agents/{agent}/policy";
+  const middleware = [agentPath({ sql: d.sql })];
   const errors = {
     ...COMMON_ERRORS,
     404: jsonResponse("No agent has this token address, or it has no wallet yet", ErrorEnvelope),
@@ -111,13 +111,14 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       tags: ["policy"],
       summary: "The agent's active trading policy (the signer's snapshot)",
       request: { params },
+      middleware,
       responses: {
         200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)),
         ...errors,
       },
     },
     async (c) => {
-      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const walletId = walletOf(agentOf(c));
       const policy = await needSigner(d.steward)
         .getPolicy(walletId)
         .catch((e: unknown) => {
@@ -133,6 +134,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       tags: ["policy"],
       summary: "Every version of the agent's policy, newest first, with who saved it",
       request: { params },
+      middleware,
       responses: {
         200: jsonResponse(
           "Versions, newest first",
@@ -142,7 +144,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       },
     },
     async (c) => {
-      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const walletId = walletOf(agentOf(c));
       const r = await needSigner(d.steward)
         .listPolicyVersions(walletId)
         .catch((e: unknown) => {
@@ -154,7 +156,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
 
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.put("/v2/agents/:tokenAddress/policy", owner, async (c) => {
+  w.put("/v2/agents/:agent/policy", owner, async (c) => {
     let raw: unknown;
     try {
       raw = JSON.parse(await c.req.text());
@@ -166,7 +168,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     }
     const parsed = PolicyRulesSchema.safeParse(raw);
     if (!parsed.success) throw invalidInput("validation_failed", parsed.error.issues);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
     const actor = c.get("actor");
     const saved = await needSigner(d.steward)
