@@ -41,6 +41,8 @@ export const PAGINATION = {
   defaultLimit: 20,
   maxLimit: 100,
   maxOffset: 1_000_000,
+  /** Longer than any cursor the API issues. */
+  maxCursorLength: 200,
 } as const;
 
 /** Candles per chart request: one screen of a chart is a few hundred bars. */

@@ -184,12 +184,24 @@ describe("GET /v2/agents/{agent}", () => {
     expect(body).toMatchObject({ ok: false, error: "not_found" });
   });
 
-  it.each(["0x123", "0xZZ00000000000000000000000000000000000001", "agent-1"])(
+  it("answers the same agent by its id as by its token address", async () => {
+    const byId = await t.get("/v2/agents/agent-12");
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual((await t.get(`/v2/agents/${token(12)}`)).body);
+    // An agent with no token yet is not in the directory: 404, as for an unknown id.
+    for (const id of ["agent-x", "agent-999"]) {
+      const { status, body } = await t.get(`/v2/agents/${id}`);
+      expect(status, id).toBe(404);
+      expect(t.check(DETAIL, 404, body)).toEqual([]);
+    }
+  });
+
+  it.each(["0x123", "0xZZ00000000000000000000000000000000000001", "a".repeat(65)])(
     "%s is 400 validation_failed",
     async (bad) => {
       const { status, body } = await t.get(`/v2/agents/${bad}`);
       expect(status).toBe(400);
-      expect(body.details).toEqual([{ path: "tokenAddress", message: expect.any(String) }]);
+      expect(body.details).toEqual([{ path: "agent", message: expect.any(String) }]);
       expect(t.check(DETAIL, 400, body)).toEqual([]);
     },
   );

@@ -102,6 +102,21 @@ export function offsetList<T extends z.ZodType>(item: T) {
   });
 }
 
+/** The query of every cursor list: a page size and the previous page's `nextCursor`. */
+export const CursorQuery = z.object({
+  limit: intQuery({
+    min: 1,
+    max: PAGINATION.maxLimit,
+    default: PAGINATION.defaultLimit,
+    description: `items per page, 1-${PAGINATION.maxLimit}`,
+  }),
+  cursor: z
+    .string()
+    .max(PAGINATION.maxCursorLength)
+    .optional()
+    .openapi({ description: "`nextCursor` of the previous page (opaque)" }),
+});
+
 /** `data` of a cursor list: `nextCursor` is null on the last page. */
 export function cursorList<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), nextCursor: z.string().nullable() });

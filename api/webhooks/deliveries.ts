@@ -10,8 +10,13 @@ import {
 import { getSubscription } from "../../lib/outbound/subscriptions.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { cursorList, ErrorEnvelope, intQuery, jsonResponse, okEnvelope } from "../http/schemas.ts";
-import { PAGINATION } from "../limits.ts";
+import {
+  CursorQuery,
+  cursorList,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
 import { agentOf } from "../middleware/agent-path/index.ts";
 import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
 
@@ -85,21 +90,10 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       summary: "The subscription's deliveries, newest first, with their attempts",
       request: {
         params: SubParams,
-        query: z.object({
+        query: CursorQuery.extend({
           status: z
             .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
             .optional(),
-          limit: intQuery({
-            min: 1,
-            max: PAGINATION.maxLimit,
-            default: PAGINATION.defaultLimit,
-            description: `items per page, 1-${PAGINATION.maxLimit}`,
-          }),
-          cursor: z
-            .string()
-            .max(200)
-            .optional()
-            .openapi({ description: "nextCursor of the previous page" }),
         }),
       },
       responses: {
