@@ -1,5 +1,3 @@
-import { RELAYER_NONCE_LOCK } from "../lib/limits.ts";
-
 /** The API's limits, in one place. */
 export const API_LIMITS = {
   /** Largest request body accepted (JSON bodies are small; webhooks included). */
@@ -110,12 +108,12 @@ export const DEPOSIT_LAUNCH_LIMITS = {
   minOpenSeconds: 300,
   /** How long a request waits for the createLaunch receipt before answering 503. */
   receiptTimeoutMs: 60_000,
+  /** How often it looks for the receipt meanwhile (a BSC block is 3 s, the devnet's 1 s). */
+  receiptPollMs: 500,
 } as const;
 
 /** Advisory-lock namespaces (first key of `pg_advisory_xact_lock(ns, hashtext(...))`). */
 export const LOCK_NAMESPACES = {
-  /** The relayer's nonce across processes (deposit launches and the launch saga). */
-  relayerNonce: RELAYER_NONCE_LOCK,
   /** One deposit-launch creation at a time per wallet (budget count and insert). */
   depositCreator: 7_400_015,
 } as const;
