@@ -13,6 +13,7 @@ import {
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
+import { parseJsonBody } from "../http/json-body.ts";
 import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf } from "../middleware/agent-path/index.ts";
@@ -27,22 +28,9 @@ import {
   WalletBody,
 } from "./schemas.ts";
 
-/** Parses a JSON body against `schema`; 400 `validation_failed` with one detail per problem. */
-async function parseBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const text = await c.req.text();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new HttpError("validation_failed", {
-      message: "the body is not JSON",
-      details: [{ path: "(root)", message: "not JSON" }],
-    });
-  }
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  throw invalidInput("validation_failed", r.error.issues);
-}
+/** The body as `schema` has it; read after the credentials are checked (401 before 400). */
+const parseBody = async <T extends z.ZodType>(c: Context, schema: T) =>
+  parseJsonBody(await c.req.text(), schema);
 
 const WRITE_ERRORS = {
   400: jsonResponse("validation_failed: the body or a path parameter is invalid", ErrorEnvelope),

@@ -8,6 +8,7 @@ import { PERPS_VENUE, SPOT_VENUE } from "../../lib/policy/model.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
+import { parseJson } from "../http/json-body.ts";
 import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
@@ -79,15 +80,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
   w.post("/v2/agents/:agent/orders", owner, async (c) => {
-    let raw: { venue?: unknown } | undefined;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      throw new HttpError("validation_failed", {
-        message: "the body is not JSON",
-        details: [{ path: "(root)", message: "not JSON" }],
-      });
-    }
+    const raw = parseJson(await c.req.text()) as { venue?: unknown } | null;
     if (c.get("actor").kind !== "agent") {
       // Custody: an operator manages keys and policies, but trades are the agent's own.
       throw new HttpError("not_authorized", {

@@ -8,6 +8,7 @@ import { UpstreamError } from "../../services/http.ts";
 import { type StewardClient, stewardRefusal } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
+import { parseJsonBody } from "../http/json-body.ts";
 import {
   AgentParams,
   COMMON_ERRORS,
@@ -157,22 +158,12 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
   w.put("/v2/agents/:agent/policy", owner, async (c) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      throw new HttpError("validation_failed", {
-        message: "the body is not JSON",
-        details: [{ path: "(root)", message: "not JSON" }],
-      });
-    }
-    const parsed = PolicyRulesSchema.safeParse(raw);
-    if (!parsed.success) throw invalidInput("validation_failed", parsed.error.issues);
+    const rules = parseJsonBody(await c.req.text(), PolicyRulesSchema);
     const a = agentOf(c);
     if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
     const actor = c.get("actor");
     const saved = await needSigner(d.steward)
-      .replacePolicy(a.walletId, { rules: parsed.data, actor: { kind: actor.kind, id: actor.id } })
+      .replacePolicy(a.walletId, { rules, actor: { kind: actor.kind, id: actor.id } })
       .catch((e: unknown) => {
         throw signerError(e);
       });
