@@ -71,14 +71,17 @@ export function intQuery(o: { min: number; max: number; default: number; descrip
     .openapi({ type: "integer", description: o.description, example: o.default });
 }
 
+/** `limit` of every list: items per page. */
+const PageLimit = intQuery({
+  min: 1,
+  max: PAGINATION.maxLimit,
+  default: PAGINATION.defaultLimit,
+  description: `items per page, 1-${PAGINATION.maxLimit}`,
+});
+
 /** `limit` and `offset` of offset lists. */
 export const OffsetQuery = z.object({
-  limit: intQuery({
-    min: 1,
-    max: PAGINATION.maxLimit,
-    default: PAGINATION.defaultLimit,
-    description: `items per page, 1-${PAGINATION.maxLimit}`,
-  }),
+  limit: PageLimit,
   offset: intQuery({
     min: 0,
     max: PAGINATION.maxOffset,
@@ -104,12 +107,7 @@ export function offsetList<T extends z.ZodType>(item: T) {
 
 /** The query of every cursor list: a page size and the previous page's `nextCursor`. */
 export const CursorQuery = z.object({
-  limit: intQuery({
-    min: 1,
-    max: PAGINATION.maxLimit,
-    default: PAGINATION.defaultLimit,
-    description: `items per page, 1-${PAGINATION.maxLimit}`,
-  }),
+  limit: PageLimit,
   cursor: z
     .string()
     .max(PAGINATION.maxCursorLength)
