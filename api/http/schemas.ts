@@ -112,7 +112,7 @@ export const CursorQuery = z.object({
     .string()
     .max(PAGINATION.maxCursorLength)
     .optional()
-    .openapi({ description: "`nextCursor` of the previous page (opaque)" }),
+    .openapi({ description: "nextCursor of the previous page" }),
 });
 
 /** `data` of a cursor list: `nextCursor` is null on the last page. */

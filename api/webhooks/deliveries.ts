@@ -90,10 +90,11 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       summary: "The subscription's deliveries, newest first, with their attempts",
       request: {
         params: SubParams,
-        query: CursorQuery.extend({
+        query: z.object({
           status: z
             .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
             .optional(),
+          ...CursorQuery.shape,
         }),
       },
       responses: {
