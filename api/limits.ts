@@ -12,7 +12,7 @@ export const API_LIMITS = {
 
 /**
  * Requests per client per fixed window, counted in Postgres so every API instance shares
- * one budget (SPEC.md "Limits": 60 per minute per IP, 600 per minute authenticated).
+ * one budget (api/AGENT.md "Limits": 60 per minute per IP, 600 per minute authenticated).
  */
 export const RATE_LIMITS = {
   windowSeconds: 60,
@@ -26,7 +26,7 @@ export const RATE_LIMITS = {
   batchDivisor: 100,
 } as const;
 
-/** The launch endpoint (SPEC.md "Limits": 10 launch requests per minute per key). */
+/** The launch endpoint (api/AGENT.md "Limits": 10 launch requests per minute per key). */
 export const LAUNCH_API_LIMITS = {
   perKeyPerMinute: 10,
   windowSeconds: 60,
@@ -34,7 +34,7 @@ export const LAUNCH_API_LIMITS = {
   pollMs: 50,
 } as const;
 
-/** Offset and cursor lists: `limit` default and maximum (SPEC.md: default 20, max 100). */
+/** Offset and cursor lists: `limit` default and maximum (api/AGENT.md: default 20, max 100). */
 export const PAGINATION = {
   defaultLimit: 20,
   maxLimit: 100,
@@ -61,7 +61,7 @@ export const INDEX_NOT_READY_RETRY_SECONDS = 5;
 /** `Retry-After` (seconds) of any other 503: the database restarting, a dependency down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
-/** `Retry-After` (seconds) of the launch endpoint's 502/503: SPEC.md's first retry, after 1 s. */
+/** `Retry-After` (seconds) of the launch endpoint's 502/503: the first retry api/AGENT.md gives, after 1 s. */
 export const LAUNCH_RETRY_AFTER_SECONDS = 1;
 
 /** A view read that lost a lock conflict with the restarting indexer (api/views.ts). */

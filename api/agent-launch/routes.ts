@@ -52,7 +52,7 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       body,
       idempotencyKey: idem,
     });
-    // A failed or unfinished saga is retryable: say when (SPEC.md: after 1 s, 2 s, 4 s).
+    // A failed or unfinished saga is retryable: say when (api/AGENT.md "Errors": after 1 s, 2 s, 4 s).
     if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
     return c.json(answer.body, answer.status);
   });

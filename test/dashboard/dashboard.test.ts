@@ -142,11 +142,7 @@ function holdingsAt(a: Launched, block: bigint) {
   return waitFor(
     `holdings at block ${block}`,
     async () => {
-      const h = await api(
-        "GET",
-        "/v2/agents/{agent}/holdings",
-        `/v2/agents/${a.token}/holdings`,
-      );
+      const h = await api("GET", "/v2/agents/{agent}/holdings", `/v2/agents/${a.token}/holdings`);
       return h.status === 200 && BigInt(h.body.data.asOf.block) >= block ? h.body.data : undefined;
     },
     120_000,
