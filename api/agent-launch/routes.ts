@@ -81,15 +81,6 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       503: errorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
     },
   });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
-  });
 
   // ERC-8004 registration file (the agentURI of the identity NFT).
   app.openAPIRegistry.registerPath({

@@ -192,13 +192,4 @@ function registerWriteDocs(app: OpenAPIHono<AppEnv>) {
     undefined,
     { chain: z.enum(["bsc", "arbitrum", "hyperliquid"]), address: z.string() },
   );
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
-  });
 }

@@ -1,4 +1,5 @@
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
 import { ERROR_STATUS } from "../errors.ts";
 import { PAGINATION } from "../limits.ts";
 
@@ -146,3 +147,19 @@ export const IndexedBlockField = z
       "The newest indexed block when this answer was read: the data reflects at least this block (also the `X-Indexed-Block` header). Null before the index is published.",
     example: "1234567",
   });
+
+/**
+ * The agent key's two security schemes (`Authorization: Bearer` or `X-Agent-Api-Key`), named
+ * by every route an agent key opens; registered once by `app.ts`.
+ */
+export function registerAgentKeySecurity(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
+    type: "http",
+    scheme: "bearer",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Agent-Api-Key",
+  });
+}

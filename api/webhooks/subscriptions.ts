@@ -244,13 +244,4 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   );
 
   registerWebhookDeliveries(app, d);
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
-  });
 }
