@@ -51,7 +51,7 @@ export const token = onchainTable(
     /** The LiquidityAdded log that graduated the token (the feed's launch.graduated event). */
     graduatedTx: t.hex(),
     graduatedLogIndex: t.integer(),
-    // --- Market data (issue 16) ---
+    // --- Market data ---
     /** Spot price at creation: the reference of priceChange24h before the first trade. */
     initialPrice: t.bigint(),
     /** Unix seconds of the last trade. */
@@ -60,7 +60,7 @@ export const token = onchainTable(
     liquidityBnb: t.bigint(),
     liquidityToken: t.bigint(),
   }),
-  // --- Market data (issue 16): keyset indexes of the `/tokens` sorts ---
+  // --- Market data: keyset indexes of the `/tokens` sorts ---
   (t) => ({
     newIdx: index().on(t.registeredBlock, t.address),
     marketCapIdx: index().on(t.marketCapBnb, t.address),
@@ -89,7 +89,7 @@ export const trade = onchainTable(
     logIndex: t.integer().notNull(),
     txHash: t.hex().notNull(),
     timestamp: t.bigint().notNull(),
-    // --- Market data (issue 16) ---
+    // --- Market data ---
     /** Spot (marginal) price after the trade: the reference of priceChange24h. */
     spot: t.bigint().notNull(),
     /** USD per BNB (1e18 = 1 USD) of the latest feed answer at the trade; null before any. */
@@ -97,7 +97,7 @@ export const trade = onchainTable(
   }),
   (t) => ({
     tokenOrder: index().on(t.token, t.blockNumber, t.logIndex),
-    // --- Market data (issue 16): 24-hour windows, per token and across tokens ---
+    // --- Market data: 24-hour windows, per token and across tokens ---
     tokenTime: index().on(t.token, t.timestamp),
     time: index().on(t.timestamp),
     // The WebSocket bridge tails every trade in chain order (api/ws/view-tail.ts).
@@ -123,7 +123,7 @@ export const candle = onchainTable(
     volumeBnb: t.bigint().notNull(),
     volumeToken: t.bigint().notNull(),
     tradeCount: t.integer().notNull(),
-    // --- Market data (issue 16) ---
+    // --- Market data ---
     openUsd: t.bigint(),
     highUsd: t.bigint(),
     lowUsd: t.bigint(),
@@ -144,13 +144,13 @@ export const holder = onchainTable(
     token: t.hex().notNull(),
     account: t.hex().notNull(),
     balance: t.bigint().notNull(),
-    // --- Market data (issue 16) ---
+    // --- Market data ---
     /** Accounts holding for the market: "curve", "pair", "vault", "burn"; null for holders. */
     role: t.text(),
   }),
   (t) => ({
     pk: primaryKey({ columns: [t.token, t.account] }),
-    // --- Market data (issue 16): top holders ---
+    // --- Market data: top holders ---
     topIdx: index().on(t.token, t.balance, t.account),
   }),
 );
@@ -287,7 +287,7 @@ export const bnbUsd = onchainTable("bnb_usd", (t) => ({
   blockNumber: t.bigint().notNull(),
 }));
 
-// --- Market data (issue 16) ---
+// --- Market data ---
 
 /** The BNB/USD answer current at the indexed head: one row, id "latest". */
 export const bnbUsdLatest = onchainTable("bnb_usd_latest", (t) => ({

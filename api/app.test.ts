@@ -98,7 +98,7 @@ describe("GET /openapi.json", () => {
         "/udf/symbols",
         "/udf/time",
         "/v2/agents",
-        "/v2/agents/{tokenAddress}",
+        "/v2/agents/{agent}",
         "/v2/indexer/status",
         "/v2/launches",
         "/v2/launches/{id}",

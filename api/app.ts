@@ -11,6 +11,7 @@ import { HttpError, invalidInput, renderError } from "./errors.ts";
 import { registerEventFeed, registerInbound } from "./events/register.ts";
 import { declareCommonResponses } from "./http/common-responses.ts";
 import { createReadDeps } from "./http/read-deps.ts";
+import { registerAgentKeySecurity } from "./http/schemas.ts";
 import { API_LIMITS } from "./limits.ts";
 import { registerMarket } from "./market/register.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
@@ -136,6 +137,7 @@ export function createApp(p: CreateAppParameters) {
     adminToken: p.launch?.adminToken,
     agentAdmin: p.launch !== undefined,
   });
+  registerAgentKeySecurity(app);
   registerDashboard(app, {
     sql,
     settings,

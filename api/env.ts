@@ -1,7 +1,7 @@
+import type { DashboardAgent } from "../lib/dashboard/read.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Session } from "./middleware/session/store.ts";
 
-/** Who made an authenticated request (set by the authentication of a later issue). */
 /** Who a request is counted as: an agent key, a signed-in user, or one of our own roles. */
 export type Principal = { kind: "agent" | "user" | "service"; id: string };
 
@@ -14,8 +14,8 @@ export type AppEnv = {
     clientIp: string;
     /** Set once a request is authenticated; the rate limit then counts per principal. */
     principal?: Principal;
-    /** The agent of an agent route, resolved from its token address or its id. */
-    agentId?: string;
+    /** The agent of an `/v2/agents/{agent}` route, set by `middleware/agent-path`. */
+    agent?: DashboardAgent;
     /** Set by `requireSession`: the SIWE or patron session of the cookie. */
     session?: Session;
     /** Set by the body limit when the body outgrew it: the answer is 413 whoever read it. */

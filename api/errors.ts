@@ -207,7 +207,7 @@ export type LaunchErrorBody = {
 
 /**
  * The one renderer: any error as the route's envelope with its status and headers. The common
- * envelope is `{ok:false, error, message, details?, requestId?}`; the launch endpoint's (SPEC.md)
+ * envelope is `{ok:false, error, message, details?, requestId?}`; the launch endpoint's (api/AGENT.md)
  * is `{ok:false, error, detail, code?, details?}`.
  *
  * @example

@@ -1,5 +1,3 @@
-import { RELAYER_NONCE_LOCK } from "../lib/limits.ts";
-
 /** The API's limits, in one place. */
 export const API_LIMITS = {
   /** Largest request body accepted (JSON bodies are small; webhooks included). */
@@ -14,7 +12,7 @@ export const API_LIMITS = {
 
 /**
  * Requests per client per fixed window, counted in Postgres so every API instance shares
- * one budget (SPEC.md "Limits": 60 per minute per IP, 600 per minute authenticated).
+ * one budget (api/AGENT.md "Limits": 60 per minute per IP, 600 per minute authenticated).
  */
 export const RATE_LIMITS = {
   windowSeconds: 60,
@@ -28,7 +26,7 @@ export const RATE_LIMITS = {
   batchDivisor: 100,
 } as const;
 
-/** The launch endpoint (SPEC.md "Limits": 10 launch requests per minute per key). */
+/** The launch endpoint (api/AGENT.md "Limits": 10 launch requests per minute per key). */
 export const LAUNCH_API_LIMITS = {
   perKeyPerMinute: 10,
   windowSeconds: 60,
@@ -36,11 +34,13 @@ export const LAUNCH_API_LIMITS = {
   pollMs: 50,
 } as const;
 
-/** Offset and cursor lists: `limit` default and maximum (SPEC.md: default 20, max 100). */
+/** Offset and cursor lists: `limit` default and maximum (api/AGENT.md: default 20, max 100). */
 export const PAGINATION = {
   defaultLimit: 20,
   maxLimit: 100,
   maxOffset: 1_000_000,
+  /** Longer than any cursor the API issues. */
+  maxCursorLength: 200,
 } as const;
 
 /** Candles per chart request: one screen of a chart is a few hundred bars. */
@@ -61,7 +61,7 @@ export const INDEX_NOT_READY_RETRY_SECONDS = 5;
 /** `Retry-After` (seconds) of any other 503: the database restarting, a dependency down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
-/** `Retry-After` (seconds) of the launch endpoint's 502/503: SPEC.md's first retry, after 1 s. */
+/** `Retry-After` (seconds) of the launch endpoint's 502/503: the first retry api/AGENT.md gives, after 1 s. */
 export const LAUNCH_RETRY_AFTER_SECONDS = 1;
 
 /** A view read that lost a lock conflict with the restarting indexer (api/views.ts). */
@@ -108,12 +108,12 @@ export const DEPOSIT_LAUNCH_LIMITS = {
   minOpenSeconds: 300,
   /** How long a request waits for the createLaunch receipt before answering 503. */
   receiptTimeoutMs: 60_000,
+  /** How often it looks for the receipt meanwhile (a BSC block is 3 s, the devnet's 1 s). */
+  receiptPollMs: 500,
 } as const;
 
 /** Advisory-lock namespaces (first key of `pg_advisory_xact_lock(ns, hashtext(...))`). */
 export const LOCK_NAMESPACES = {
-  /** The relayer's nonce across processes (deposit launches and the launch saga). */
-  relayerNonce: RELAYER_NONCE_LOCK,
   /** One deposit-launch creation at a time per wallet (budget count and insert). */
   depositCreator: 7_400_015,
 } as const;

@@ -278,7 +278,7 @@ describe("agents joined with the index", () => {
     );
     expect(status).toEqual({ grad: "graduated", live: "active", wait: "pending" });
     expect((await get("/v2/agents?status=active", "/v2/agents")).body.data.total).toBe(1);
-    const d = await get(`/v2/agents/${seed.graduatedToken}`, "/v2/agents/{tokenAddress}");
+    const d = await get(`/v2/agents/${seed.graduatedToken}`, "/v2/agents/{agent}");
     expect(d.body.data).toMatchObject({ agentId: "grad", status: "graduated" });
   });
 });

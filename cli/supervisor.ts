@@ -326,7 +326,7 @@ function banner(config: Config, databaseUrl: string): string {
   return `\nlaunchpad is up (${config.LAUNCHPAD_ENV})\n${lines.join("\n")}\n  Ctrl-C stops everything.\n\n`;
 }
 
-/** The configured rate limits; an operator who turned one off reads it here (issue 17). */
+/** The configured rate limits; an operator who turned one off reads it here. */
 export function limitsLine(config: Config): string {
   const one = (n: number, what: string, variable: string) =>
     n === 0 ? `${what} OFF (${variable}=0)` : `${n}/min ${what}`;

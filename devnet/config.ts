@@ -9,9 +9,6 @@ import { type DeploymentRecord, deploymentRecordPath, readDeploymentRecord } fro
  * (contract addresses, init code hash, start block), plus the devnet's relayer key and the
  * platform account as Safe co-owner unless they are configured. The record is read here, by
  * the devnet, and the rest of the service only ever sees configuration.
- *
- * @example
- * Object.assign(process.env, deploymentEnv(record, config, path));
  */
 export function deploymentEnv(
   record: DeploymentRecord,

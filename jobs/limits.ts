@@ -19,7 +19,7 @@ export const JOB_LIMITS = {
    * at once, each a query at a time, and a relayer nonce hold takes two (its lock's transaction
    * and the save); at 6, five concurrent sagas queued for a connection before their first
    * transactions went out (a single UPDATE waited up to 130 ms) and a quarter to a half of them
-   * missed the launch's first block (`bench:launch` at concurrency 5, issue 17).
+   * missed the launch's first block (`bench:launch` at concurrency 5).
    */
   workerConnections: 2 * SAGA_CONCURRENCY + 4,
   /** Connections the API's producer may hold (it only sends). */
@@ -61,7 +61,7 @@ export const LAUNCH_LIMITS = {
   registerGasPriceBumpPercent: 25,
   /** Gas units the agent wallet is funded for (identity registration and createToken). */
   fundGasUnits: 6_000_000n,
-  /** Tax terms of every launch (SPEC.md token defaults): 2% buy, 2% sell. */
+  /** Tax terms of every launch (api/AGENT.md): 2% buy, 2% sell. */
   buyTaxBps: 200,
   sellTaxBps: 200,
   /** Share of each tax paid to the treasury (the rest goes to the platform). */
@@ -181,7 +181,7 @@ export const POLLER_LIMITS = {
   },
 } as const;
 
-/** The trading-policy auditor (issue 20): a pg-boss schedule every six hours. */
+/** The trading-policy auditor: a pg-boss schedule every six hours. */
 export const POLICY_AUDIT = {
   queue: "policy-audit",
   cron: "0 */6 * * *",

@@ -7,7 +7,7 @@ export const ARBITRUM_USDC = "0xaf88d065e77c8cc2239327c5edb3a432268e5831" as con
 /** Hyperliquid's Bridge2 on Arbitrum One: a plain USDC transfer to it credits the sender's perps account. */
 export const HYPERLIQUID_BRIDGE2 = "0x2df1c51e09aecf9cacb7bc98cb1742757f163df7" as const;
 export const ARBITRUM_CHAIN_ID = 42161;
-/** The source of every Arbitrum-derived event (SPEC.md "Events"). */
+/** The source of every Arbitrum-derived event (docs/events.md). */
 export const ARBITRUM_SOURCE = "evm-indexer:arbitrum";
 
 /** The second chain the indexer follows: USDC moves of the agents' perps deposit addresses. */

@@ -30,7 +30,7 @@ describe("loadConfig", () => {
     expect(c.TOKEN_MANAGER_ADDRESS).toBe(MAINNET.tokenManager2);
   });
 
-  it("rate limits default to SPEC.md's values; 0 turns one off; a negative or fractional one is refused", () => {
+  it("rate limits default to the documented values; 0 turns one off; a negative or fractional one is refused", () => {
     const c = loadConfig({}, empty);
     expect([
       c.RATE_LIMIT_PER_MINUTE,

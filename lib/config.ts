@@ -41,7 +41,7 @@ const schemaName = z
   .string()
   .regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lowercase SQL identifier of at most 45 characters");
 
-/** Mainnet defaults from CHAIN.md; the devnet overrides them from its deployment record. */
+/** Mainnet defaults (docs/upstreams.md, "Contracts on BSC mainnet"); the devnet overrides them from its deployment record. */
 export const MAINNET = {
   tokenManager2: "0x5c952063c7fc8610ffdb798152d69f0b9550762b",
   identityRegistry: "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432",
@@ -51,7 +51,7 @@ export const MAINNET = {
   wbnb: "0xbb4cdb9cbd36b01bd1cbaebf2de08d9173bc095c",
   pairInitCodeHash: "0x00fb7f630766e6a796048ea87d01acd3068e8ff67d078148a3fa3f4a84f69bd5",
   bnbUsdFeed: "0x0567f2323251f0aab15c8dfb1967e4e8a7d42aee",
-  /** Safe 1.4.1 on BSC (CHAIN.md). */
+  /** Safe 1.4.1 on BSC (docs/upstreams.md). */
   safeL2Singleton: "0x29fcb43b46531bca003ddc8fcb67ffe91900c762",
   safeProxyFactory: "0x4e1dcf7ad4e460cfd30791ccc4f9c8a4f820ec67",
   safeFallbackHandler: "0xfd0732dc9e303f09fcef3a7388ad10a83459ec99",
@@ -102,12 +102,12 @@ const schema = z.object({
 
   VIEWS_SCHEMA: schemaName.default("onchain"),
 
-  // Rate limits per minute (SPEC.md "Limits" as defaults); 0 turns one off (issue 17).
+  // Rate limits per minute (api/AGENT.md "Limits" as defaults); 0 turns one off.
   RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(60),
   RATE_LIMIT_AUTHENTICATED_PER_MINUTE: nonNegativeInt.default(600),
   LAUNCH_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(10),
   // The web role's own budget at the API (its server-side reads, sent with WEB_SERVICE_KEY),
-  // and the page views per minute the web role serves one visitor IP (issue 21).
+  // and the page views per minute the web role serves one visitor IP.
   RATE_LIMIT_SERVICE_PER_MINUTE: nonNegativeInt.default(6000),
   WEB_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(120),
   /** Shared by `launchpad api` and `launchpad web`; generated into the data dir locally. */
@@ -129,7 +129,7 @@ const schema = z.object({
   // Set by the CLI in devnet mode: the deployment record the contract variables came from.
   DEVNET_RECORD: z.string().optional(),
 
-  // Agent launch (issue 6). Operator endpoints answer only with this bearer token.
+  // Agent launch. Operator endpoints answer only with this bearer token.
   ADMIN_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
   // External services: unset URL = the local stand-in on its port (started by `launchpad start`).
   STEWARD_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -142,7 +142,7 @@ const schema = z.object({
     .optional(),
   STEWARD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   STEWARD_MASTER_KEY: hash32.optional(),
-  // Inbound webhook secrets (issue 11); local mode generates unset ones into the data dir.
+  // Inbound webhook secrets; local mode generates unset ones into the data dir.
   CLOUD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   CODE_HOST_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   AGENT_EVENTS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
@@ -176,7 +176,7 @@ const schema = z.object({
   OUTBOUND_WEBHOOK_TRUSTED_ORIGINS: urlList.optional(),
   // Test mode only: multiplies every outbound webhook duration (backoff, 24 h window, lease).
   OUTBOUND_WEBHOOK_TIME_SCALE: z.coerce.number().positive().max(1).optional(),
-  // Patron login and announcements over X (issue 14). Unset X_OAUTH_URL: the local stand-in
+  // Patron login and announcements over X. Unset X_OAUTH_URL: the local stand-in
   // on X_PORT (never in production). X_POST_TOKEN: the service account's user token.
   X_CLIENT_ID: z.string().min(1).optional(),
   X_CLIENT_SECRET: z.string().min(8, "must be at least 8 characters").optional(),
@@ -184,7 +184,7 @@ const schema = z.object({
   X_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   X_PORT: port.default(3013),
   X_POST_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
-  // Off-chain pollers and the second chain (issue 19, docs/pollers.md). An unset URL means the
+  // Off-chain pollers and the second chain (docs/pollers.md). An unset URL means the
   // local stand-in on its port (never in production, where the URL is required to poll at all).
   HYPERLIQUID_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   HYPERLIQUID_PORT: port.default(3014),

@@ -76,9 +76,6 @@ const withDefaults = (a: CreateArgs): Required<CreateArgs> => ({
 
 /**
  * ABI-encodes createToken `args`.
- *
- * @example
- * const args = encodeCreateArgs({ name: "Agent", symbol: "AGT", requestId: 1n, creator, recipient });
  */
 export function encodeCreateArgs(a: CreateArgs): Hex {
   return encodeAbiParameters(CREATE_ARGS_ABI, [withDefaults(a)]);

@@ -35,7 +35,7 @@ export const DASHBOARD_LIMITS = {
   runwayPlaces: 2,
 } as const;
 
-/** Inbound webhook signatures (SPEC.md "Other"). */
+/** Inbound webhook signatures (docs/events.md). */
 export const WEBHOOK_LIMITS = {
   /** Largest distance between a webhook's `t` and our clock, either way: 5 minutes. */
   toleranceMs: 5 * 60_000,
@@ -100,7 +100,7 @@ export const OUTBOUND_LIMITS = {
 } as const;
 
 /**
- * Trading policy (issue 20): the platform ceilings of SPEC.md "Limits". A policy above one is
+ * Trading policy: the platform ceilings of docs/policies.md. A policy above one is
  * refused by validation, naming the field and the ceiling.
  */
 export const POLICY_CEILINGS = {
@@ -112,7 +112,7 @@ export const POLICY_CEILINGS = {
   dailyOpenBudgetUsd: "10000",
 } as const;
 
-/** Bounds of the policy's other fields (not ceilings of SPEC.md, sizes of the document). */
+/** Bounds of the policy's other fields (not ceilings, sizes of the document). */
 export const POLICY_LIMITS = {
   /** Markets per venue in `assets` or `deny`. */
   maxAssetsPerVenue: 200,
@@ -140,7 +140,7 @@ export const INDEXER_RPC_LIMITS = {
    * Requests in flight to a devnet's node at once; the rest wait in the transport, untimed.
    * Ponder's historical sync keeps up to 100 whole blocks in flight: a loaded anvil (~0.2 ms of
    * CPU per transaction of a whole block) answered them past the timeout, every retry added to
-   * the pile, and the 100,000-trade bench never finished (issue 17). 8 keeps both cores busy.
+   * the pile, and the 100,000-trade bench never finished. 8 keeps both cores busy.
    */
   concurrency: 8,
   /**

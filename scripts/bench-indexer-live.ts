@@ -14,7 +14,7 @@ import { type Hex, type PublicClient, type TestClient, toHex } from "viem";
 import type { PonderRun } from "../test/helpers/ponder.ts";
 import { percentile } from "./soak-report.ts";
 
-/** The live lag target of issue 17 (block mined to rows readable through the views). */
+/** The live lag target (block mined to rows readable through the views). */
 export const LIVE_LAG_TARGET_MS = 500;
 
 type Marks = { mine0: number; mined: number; visible: number };

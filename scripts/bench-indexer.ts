@@ -60,7 +60,7 @@ const { values } = parseArgs({
     "live-blocks": { type: "string", default: "100" },
     "cpu-prof": { type: "string" },
     "ponder-log": { type: "string" },
-    // Ponder polls for new blocks instead of subscribing (how the devnet ran before issue 17).
+    // Ponder polls for new blocks instead of subscribing (how the devnet ran before it streamed blocks).
     poll: { type: "boolean", default: false },
     // After the live phase, index everything again into a new schema (`--no-reindex` skips it).
     reindex: { type: "boolean", default: true },

@@ -238,7 +238,7 @@ const restartLines = stack
   .filter((l) => /restarting/.test(l));
 const restarts = restartLines.length;
 const watchdog = (stack.output().match(/watchdog/g) ?? []).length;
-// Not a role restart: the devnet sheds anvil's old blocks and traces by design (issue 22).
+// Not a role restart: the devnet sheds anvil's old blocks and traces by design.
 const anvilRestartLines = stack
   .output()
   .split("\n")

@@ -39,7 +39,7 @@ export const HYPERLIQUID_LIMITS = {
   exchangeTimeoutMs: 10_000,
 } as const;
 
-/** The steward stand-in's own timing (issue 20). */
+/** The steward stand-in's own timing. */
 export const STEWARD_LIMITS = {
   /** A webhook to our API must answer within this long, or it is retried from the outbox. */
   webhookTimeoutMs: 5_000,

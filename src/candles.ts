@@ -10,17 +10,11 @@
 // last one folded means the block is being run again).
 import type { Context } from "ponder:registry";
 import { candle, type token } from "ponder:schema";
+import { INTERVAL_SECONDS, INTERVALS, type Ohlcv } from "../lib/market/candles.ts";
 import type { Hex } from "./settings.ts";
 
-/** Every interval the indexer keeps, in seconds. Buckets start at multiples of it (UTC). */
-export const CANDLE_INTERVALS = [
-  ["1m", 60n],
-  ["5m", 300n],
-  ["15m", 900n],
-  ["1h", 3600n],
-  ["4h", 14400n],
-  ["1d", 86400n],
-] as const;
+/** Every interval with its seconds as a bigint, for block timestamps. */
+export const CANDLE_INTERVALS = INTERVALS.map((i) => [i, BigInt(INTERVAL_SECONDS[i])] as const);
 
 const max = (a: bigint, b: bigint) => (a > b ? a : b);
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -34,14 +28,7 @@ export type CandleTrade = {
   volumeUsd: bigint | null;
 };
 
-type Fold = {
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volumeBnb: bigint;
-  volumeToken: bigint;
-  tradeCount: number;
+type Fold = Ohlcv & {
   /** Over the trades that had a feed answer; null while none had. */
   openUsd: bigint | null;
   highUsd: bigint | null;

@@ -5,7 +5,7 @@
 // cache serves a reindex on a devnet that no longer keeps the block's state. One read per token
 // waited in Ponder's RPC queue, which starts at 20 requests a second and is shared with its
 // historical sync: on the 100,000-trade bench the first indexing batch, with the 200 mints of one
-// block, took 28.7 s waiting there while the sync ran (issue 17).
+// block, took 28.7 s waiting there while the sync ran.
 import type { Context } from "ponder:registry";
 import { token } from "ponder:schema";
 import type { ContractFunctionReturnType } from "viem";

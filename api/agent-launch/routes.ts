@@ -2,7 +2,8 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError, invalidInput, renderError } from "../errors.ts";
+import { HttpError, renderError } from "../errors.ts";
+import { parseJsonBody } from "../http/json-body.ts";
 import { ErrorEnvelope } from "../http/schemas.ts";
 import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
@@ -16,22 +17,8 @@ export function renderLaunchError(c: Context, error: unknown) {
 
 /** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
 export async function parseLaunchBody(c: Context) {
-  // Read outside the try: a body over the limit is a 413, not "not JSON".
-  const text = await c.req.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new HttpError("INVALID_REQUEST", {
-      message: "the body is not JSON",
-      details: [{ path: "(root)", message: "expected a JSON object" }],
-    });
-  }
-  const parsed = LaunchRequest.safeParse(json);
-  if (!parsed.success) {
-    throw invalidInput("INVALID_REQUEST", parsed.error.issues);
-  }
-  return parsed.data;
+  // Read as text first: a body over the limit is a 413, not "not JSON".
+  return parseJsonBody(await c.req.text(), LaunchRequest, { code: "INVALID_REQUEST" });
 }
 
 const errorResponse = (description: string) => ({
@@ -65,7 +52,7 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       body,
       idempotencyKey: idem,
     });
-    // A failed or unfinished saga is retryable: say when (SPEC.md: after 1 s, 2 s, 4 s).
+    // A failed or unfinished saga is retryable: say when (api/AGENT.md "Errors": after 1 s, 2 s, 4 s).
     if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
     return c.json(answer.body, answer.status);
   });
@@ -93,15 +80,6 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       502: errorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
       503: errorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
     },
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
   });
 
   // ERC-8004 registration file (the agentURI of the identity NFT).

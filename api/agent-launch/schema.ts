@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-/** LaunchRequest (SPEC.md): the body of POST /v2/agents/launch and the MCP tool's input. */
+/** LaunchRequest (api/AGENT.md): the body of POST /v2/agents/launch and the MCP tool's input. */
 export const LaunchRequestShape = {
   agentId: z.string().min(1).max(64).describe("must equal the identity of the authenticated agent"),
   name: z.string().min(1).max(32),
@@ -31,7 +31,7 @@ export const LaunchResponse = z
   .openapi("LaunchResponse");
 export type LaunchResponseBody = z.infer<typeof LaunchResponse>;
 
-/** The launch endpoint's error object (SPEC.md conventions, item 2). */
+/** The launch endpoint's error object (api/AGENT.md "Errors"). */
 export const LaunchError = z
   .object({
     ok: z.literal(false),

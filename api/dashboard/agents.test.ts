@@ -11,7 +11,7 @@ let t: TestApp;
 
 const token = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const LIST = "/v2/agents";
-const DETAIL = "/v2/agents/{tokenAddress}";
+const DETAIL = "/v2/agents/{agent}";
 
 beforeAll(async () => {
   db = await startTestDatabase();
@@ -131,7 +131,7 @@ describe("GET /v2/agents", () => {
   });
 });
 
-describe("GET /v2/agents/{tokenAddress}", () => {
+describe("GET /v2/agents/{agent}", () => {
   it("answers AgentDetail, for an address in any case, lowercase out", async () => {
     const { status, body } = await t.get(
       `/v2/agents/${token(0xab).toUpperCase().replace("0X", "0x")}`,
@@ -184,12 +184,24 @@ describe("GET /v2/agents/{tokenAddress}", () => {
     expect(body).toMatchObject({ ok: false, error: "not_found" });
   });
 
-  it.each(["0x123", "0xZZ00000000000000000000000000000000000001", "agent-1"])(
+  it("answers the same agent by its id as by its token address", async () => {
+    const byId = await t.get("/v2/agents/agent-12");
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual((await t.get(`/v2/agents/${token(12)}`)).body);
+    // An agent with no token yet is not in the directory: 404, as for an unknown id.
+    for (const id of ["agent-x", "agent-999"]) {
+      const { status, body } = await t.get(`/v2/agents/${id}`);
+      expect(status, id).toBe(404);
+      expect(t.check(DETAIL, 404, body)).toEqual([]);
+    }
+  });
+
+  it.each(["0x123", "0xZZ00000000000000000000000000000000000001", "a".repeat(65)])(
     "%s is 400 validation_failed",
     async (bad) => {
       const { status, body } = await t.get(`/v2/agents/${bad}`);
       expect(status).toBe(400);
-      expect(body.details).toEqual([{ path: "tokenAddress", message: expect.any(String) }]);
+      expect(body.details).toEqual([{ path: "agent", message: expect.any(String) }]);
       expect(t.check(DETAIL, 400, body)).toEqual([]);
     },
   );

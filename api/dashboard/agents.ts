@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { DashboardAgent } from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation, view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
@@ -7,7 +8,7 @@ import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AgentParams,
   BoolQuery,
   COMMON_ERRORS,
   ErrorEnvelope,
@@ -18,6 +19,7 @@ import {
   offsetList,
   okEnvelope,
 } from "../http/schemas.ts";
+import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
 import { DashboardDetailFields } from "./schemas.ts";
 
@@ -76,10 +78,10 @@ const listRoute = createRoute({
 
 const detailRoute = createRoute({
   method: "get",
-  path: "/v2/agents/{tokenAddress}",
+  path: "/v2/agents/{agent}",
   tags: ["agents"],
   summary: "One agent, by its token address",
-  request: { params: z.object({ tokenAddress: AddressInput }) },
+  request: { params: AgentParams },
   responses: {
     200: jsonResponse("The agent", okEnvelope(AgentDetail)),
     404: jsonResponse("No agent has this token address", ErrorEnvelope),
@@ -162,12 +164,10 @@ export type AgentRouteDeps = {
   /** The list is cached per indexed generation (app.agents writes move it: migration 015). */
   reads: ReadDeps;
   /** The dashboard's part of AgentDetail (persona, apps, wallets, identity, policy…). */
-  detail: (
-    tokenAddress: string,
-  ) => Promise<z.infer<z.ZodObject<typeof DashboardDetailFields>> | undefined>;
+  detail: (agent: DashboardAgent) => Promise<z.infer<z.ZodObject<typeof DashboardDetailFields>>>;
 };
 
-/** `GET /v2/agents` and `GET /v2/agents/{tokenAddress}`, from `app.agents` and the token views. */
+/** `GET /v2/agents` and `GET /v2/agents/{agent}`, from `app.agents` and the token views. */
 export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(listRoute, async (c) => {
@@ -196,13 +196,13 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
     };
     return sendCached(c, await d.reads.cache.get(c.req.url, state, read), REVALIDATE) as never;
   });
-  app.openapi(detailRoute, async (c) => {
-    const { tokenAddress } = c.req.valid("param");
-    const [r] = await selectAgents(d.sql, schema, { token: tokenAddress, limit: 1, offset: 0 });
-    const extra = r ? await d.detail(tokenAddress) : undefined;
-    if (!r || !extra) {
-      throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
-    }
+  app.openapi({ ...detailRoute, middleware: [agentPath({ sql: d.sql })] }, async (c) => {
+    const agent = agentOf(c);
+    const [r] = agent.tokenAddress
+      ? await selectAgents(d.sql, schema, { token: agent.tokenAddress, limit: 1, offset: 0 })
+      : [];
+    if (!r) throw new HttpError("not_found", { message: `no agent ${agent.agentId} has a token` });
+    const extra = await d.detail(agent);
     return c.json(
       {
         ok: true as const,

@@ -93,7 +93,7 @@ describe("OpenAPI", () => {
     const ops = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
       Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    const t = "/v2/agents/{tokenAddress}";
+    const t = "/v2/agents/{agent}";
     expect(ops).toEqual(
       expect.arrayContaining([
         `GET ${t}`,
@@ -126,7 +126,7 @@ describe("dashboard writes", () => {
     };
     const r = await checked(
       "PUT",
-      "/v2/agents/{tokenAddress}/persona",
+      "/v2/agents/{agent}/persona",
       `/v2/agents/${A().token}/persona`,
       {
         key: A().apiKey,
@@ -135,7 +135,7 @@ describe("dashboard writes", () => {
     );
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ ...persona, updatedAt: expect.any(String) });
-    const d = await checked("GET", "/v2/agents/{tokenAddress}", `/v2/agents/${A().token}`);
+    const d = await checked("GET", "/v2/agents/{agent}", `/v2/agents/${A().token}`);
     expect(d.body.data.persona).toEqual(r.body.data);
     expect((await events(A().agentId)).map((e) => [e.event_type, e.category, e.source])).toEqual([
       ["persona.updated", "system", "dashboard-api"],
@@ -265,7 +265,7 @@ describe("dashboard writes", () => {
   it("apps, burn config and wallets: add, list, remove, each change in the feed", async () => {
     const a = A();
     const base = `/v2/agents/${a.token}`;
-    const app1 = await checked("POST", "/v2/agents/{tokenAddress}/apps", `${base}/apps`, {
+    const app1 = await checked("POST", "/v2/agents/{agent}/apps", `${base}/apps`, {
       key: a.apiKey,
       body: {
         name: "Notes",
@@ -280,20 +280,15 @@ describe("dashboard writes", () => {
       key: a.apiKey,
       body: { name: "Chat", url: "https://chat.example" },
     });
-    const burn = await checked(
-      "PUT",
-      "/v2/agents/{tokenAddress}/burn-config",
-      `${base}/burn-config`,
-      {
-        key: a.apiKey,
-        body: {
-          items: [
-            { provider: "gpu-cloud", kind: "compute", monthlyUsd: "300.50" },
-            { provider: "openai", kind: "inference", usageBased: true, label: "chat model" },
-          ],
-        },
+    const burn = await checked("PUT", "/v2/agents/{agent}/burn-config", `${base}/burn-config`, {
+      key: a.apiKey,
+      body: {
+        items: [
+          { provider: "gpu-cloud", kind: "compute", monthlyUsd: "300.50" },
+          { provider: "openai", kind: "inference", usageBased: true, label: "chat model" },
+        ],
       },
-    );
+    });
     expect(burn.body.data.items).toEqual([
       {
         provider: "gpu-cloud",
@@ -311,7 +306,7 @@ describe("dashboard writes", () => {
       },
     ]);
     const perps = addr(400);
-    const w = await checked("POST", "/v2/agents/{tokenAddress}/wallets", `${base}/wallets`, {
+    const w = await checked("POST", "/v2/agents/{agent}/wallets", `${base}/wallets`, {
       key: a.apiKey,
       body: { chain: "hyperliquid", address: perps, role: "perps", label: "main" },
     });
@@ -323,7 +318,7 @@ describe("dashboard writes", () => {
       builtIn: false,
     });
 
-    const d = await checked("GET", "/v2/agents/{tokenAddress}", `/v2/agents/${a.token}`);
+    const d = await checked("GET", "/v2/agents/{agent}", `/v2/agents/${a.token}`);
     expect(d.body.data.apps.map((x: Body) => x.name)).toEqual(["Notes", "Chat"]);
     expect(d.body.data.burnConfig).toEqual(burn.body.data.items);
     expect(d.body.data.wallets.map((x: Body) => [x.role, x.address, x.builtIn])).toEqual([
@@ -350,7 +345,7 @@ describe("dashboard writes", () => {
     ).toBe(404);
     const del = await checked(
       "DELETE",
-      "/v2/agents/{tokenAddress}/apps/{appId}",
+      "/v2/agents/{agent}/apps/{appId}",
       `${base}/apps/${app1.body.data.appId}`,
       { key: a.apiKey },
     );
@@ -360,7 +355,7 @@ describe("dashboard writes", () => {
     ).toBe(404);
     const wdel = await checked(
       "DELETE",
-      "/v2/agents/{tokenAddress}/wallets/{chain}/{address}",
+      "/v2/agents/{agent}/wallets/{chain}/{address}",
       `${base}/wallets/hyperliquid/${perps}`,
       { key: a.apiKey },
     );
@@ -396,11 +391,11 @@ describe("featured agent", () => {
     const list = await checked("GET", "/v2/agents", "/v2/agents?featured=true");
     expect(list.body.data.items).toHaveLength(1);
     const featured = list.body.data.items[0].tokenAddress;
-    const d = await checked("GET", "/v2/agents/{tokenAddress}", `/v2/agents/${featured}`);
+    const d = await checked("GET", "/v2/agents/{agent}", `/v2/agents/${featured}`);
     // An agent without persona or identity: the nulls match the document too.
     const bare = await checked(
       "GET",
-      "/v2/agents/{tokenAddress}",
+      "/v2/agents/{agent}",
       `/v2/agents/${(agents[4] as Agent).token}`,
     );
     expect(bare.body.data).toMatchObject({
@@ -438,26 +433,20 @@ describe("reads without a chain", () => {
   it("social stats are empty until the poller fills the cache; unknown agents 404, bad ids 400", async () => {
     const s = await checked(
       "GET",
-      "/v2/agents/{tokenAddress}/social-stats",
+      "/v2/agents/{agent}/social-stats",
       `/v2/agents/${A().token}/social-stats`,
     );
     expect(s.body.data).toEqual({ followerCount: null, posts: [], cachedAt: null });
     expect(
-      (
-        await checked(
-          "GET",
-          "/v2/agents/{tokenAddress}/holdings",
-          `/v2/agents/${addr(77)}/holdings`,
-        )
-      ).status,
+      (await checked("GET", "/v2/agents/{agent}/holdings", `/v2/agents/${addr(77)}/holdings`))
+        .status,
     ).toBe(404);
     expect(
-      (await checked("GET", "/v2/agents/{tokenAddress}/burn-rate", "/v2/agents/0x12/burn-rate"))
-        .status,
+      (await checked("GET", "/v2/agents/{agent}/burn-rate", "/v2/agents/0x12/burn-rate")).status,
     ).toBe(400);
     const nav = await checked(
       "GET",
-      "/v2/agents/{tokenAddress}/nav-history",
+      "/v2/agents/{agent}/nav-history",
       `/v2/agents/${A().token}/nav-history?interval=5m`,
     );
     expect(nav.status).toBe(400);

@@ -3,18 +3,13 @@ import type { ChainReader } from "../../lib/dashboard/chain-reader.ts";
 import { parseDec } from "../../lib/dashboard/decimal.ts";
 import { bnbUsdAt, bscWalletHoldings } from "../../lib/dashboard/holdings.ts";
 import { readNavHistory } from "../../lib/dashboard/nav.ts";
-import {
-  burnRate,
-  type DashboardAgent,
-  findAgentByToken,
-  walletInventory,
-} from "../../lib/dashboard/read.ts";
+import { burnRate, type DashboardAgent, walletInventory } from "../../lib/dashboard/read.ts";
 import { indexedHead, valueAgent } from "../../lib/dashboard/valuation.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import {
-  AddressInput,
+  AgentParams,
   COMMON_ERRORS,
   ErrorEnvelope,
   jsonResponse,
@@ -22,16 +17,17 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
+import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
 import { BurnRate, Holdings, NavPoint, SocialStats, WalletWithBalances } from "./schemas.ts";
 
-const params = z.object({ tokenAddress: AddressInput });
+const params = AgentParams;
 const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
 
 const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
   createRoute({
     method: "get",
-    path: `/v2/agents/{tokenAddress}${path}`,
+    path: `/v2/agents/{agent}${path}`,
     tags: ["dashboard"],
     summary,
     description,
@@ -53,7 +49,7 @@ const NAV_INTERVALS = ["1h", "1d"] as const;
 const NAV_RANGES = ["7d", "30d", "all"] as const;
 const navRoute = createRoute({
   method: "get",
-  path: "/v2/agents/{tokenAddress}/nav-history",
+  path: "/v2/agents/{agent}/nav-history",
   tags: ["dashboard"],
   summary: "NAV time series from hourly snapshots (daily points roll them up)",
   description:
@@ -117,11 +113,7 @@ export type DashboardReadDeps = { sql: Sql; settings: ApiSettings; chain?: Chain
  */
 export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardReadDeps) {
   const schema = d.settings.viewsSchema;
-  const agentOf = async (token: string): Promise<DashboardAgent> => {
-    const a = await findAgentByToken(d.sql, token);
-    if (!a) throw new HttpError("not_found", { message: `no agent has token ${token}` });
-    return a;
-  };
+  const middleware = [agentPath({ sql: d.sql })];
   const rpcDown = (cause: unknown) =>
     new HttpError("unavailable", {
       message: "the chain RPC did not answer a balance read; retry shortly",
@@ -168,20 +160,20 @@ export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardRea
       }),
     );
 
-  app.openapi(holdingsRoute, async (c) => {
-    const a = await agentOf(c.req.valid("param").tokenAddress);
+  app.openapi({ ...holdingsRoute, middleware }, async (c) => {
+    const a = agentOf(c);
     return c.json({ ok: true as const, data: await value(a) }, 200);
   });
 
-  app.openapi(navRoute, async (c) => {
-    const a = await agentOf(c.req.valid("param").tokenAddress);
+  app.openapi({ ...navRoute, middleware }, async (c) => {
+    const a = agentOf(c);
     const q = c.req.valid("query");
     const points = await readNavHistory(d.sql, a.agentId, q.interval, q.range, new Date());
     return c.json({ ok: true as const, data: { ...q, points } }, 200);
   });
 
-  app.openapi(burnRoute, async (c) => {
-    const a = await agentOf(c.req.valid("param").tokenAddress);
+  app.openapi({ ...burnRoute, middleware }, async (c) => {
+    const a = agentOf(c);
     const v = await value(a);
     // Runway is measured against the treasury Safe alone (the spec's "current treasury"); the
     // agent's other holdings are reported beside it, not spent from.
@@ -196,8 +188,8 @@ export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardRea
     );
   });
 
-  app.openapi(socialRoute, async (c) => {
-    const a = await agentOf(c.req.valid("param").tokenAddress);
+  app.openapi({ ...socialRoute, middleware }, async (c) => {
+    const a = agentOf(c);
     const [r] = await d.sql<
       { follower_count: number; posts: Record<string, unknown>[]; cached_at: Date }[]
     >`select follower_count, posts, cached_at from app.agent_social_cache
@@ -215,8 +207,8 @@ export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardRea
     );
   });
 
-  app.openapi(walletsRoute, async (c) => {
-    const a = await agentOf(c.req.valid("param").tokenAddress);
+  app.openapi({ ...walletsRoute, middleware }, async (c) => {
+    const a = agentOf(c);
     const wallets = await walletInventory(d.sql, a);
     const at = await head();
     const items = await readViews(async () => {

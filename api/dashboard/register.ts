@@ -1,6 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type ChainReader, createChainReader } from "../../lib/dashboard/chain-reader.ts";
-import { dashboardRecords, findAgentByToken, walletInventory } from "../../lib/dashboard/read.ts";
+import {
+  type DashboardAgent,
+  dashboardRecords,
+  walletInventory,
+} from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
@@ -62,7 +66,7 @@ async function identityRecord(sql: Sql, schema: string, id: string | null) {
 
 /**
  * Registers the dashboard writes and reads, and the agents directory with what the dashboard
- * adds to AgentDetail (GET /v2/agents/{tokenAddress}).
+ * adds to AgentDetail (GET /v2/agents/{agent}).
  */
 export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
   const rpc = d.settings.rpcUrls[0];
@@ -70,9 +74,7 @@ export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
   registerDashboardWrites(app, { sql: d.sql, adminToken: d.adminToken });
   registerDashboardReads(app, { sql: d.sql, settings: d.settings, chain });
 
-  const detail = async (tokenAddress: string) => {
-    const a = await findAgentByToken(d.sql, tokenAddress);
-    if (!a) return undefined;
+  const detail = async (a: DashboardAgent) => {
     const [records, wallets, identity, policy] = await Promise.all([
       dashboardRecords(d.sql, a.agentId),
       walletInventory(d.sql, a),

@@ -153,7 +153,7 @@ export const PolicySnapshot = z
   })
   .openapi("PolicySnapshot");
 
-/** What GET /v2/agents/{tokenAddress} adds to AgentDetail. */
+/** What GET /v2/agents/{agent} adds to AgentDetail. */
 export const DashboardDetailFields = {
   persona: orNull(Persona),
   apps: z.array(AgentApp),

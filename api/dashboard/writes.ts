@@ -13,8 +13,10 @@ import {
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { parseJsonBody } from "../http/json-body.ts";
+import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf } from "../middleware/agent-path/index.ts";
 import {
   AgentApp,
   AppBody,
@@ -26,22 +28,9 @@ import {
   WalletBody,
 } from "./schemas.ts";
 
-/** Parses a JSON body against `schema`; 400 `validation_failed` with one detail per problem. */
-async function parseBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
-  const text = await c.req.text();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new HttpError("validation_failed", {
-      message: "the body is not JSON",
-      details: [{ path: "(root)", message: "not JSON" }],
-    });
-  }
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  throw invalidInput("validation_failed", r.error.issues);
-}
+/** The body as `schema` has it; read after the credentials are checked (401 before 400). */
+const parseBody = async <T extends z.ZodType>(c: Context, schema: T) =>
+  parseJsonBody(await c.req.text(), schema);
 
 const WRITE_ERRORS = {
   400: jsonResponse("validation_failed: the body or a path parameter is invalid", ErrorEnvelope),
@@ -53,10 +42,6 @@ const WRITE_ERRORS = {
   404: jsonResponse("No agent has this token address (or no such record)", ErrorEnvelope),
   429: jsonResponse("Too many requests", ErrorEnvelope),
 };
-
-const TokenParam = z.object({
-  tokenAddress: z.string().openapi({ pattern: "^0x[0-9a-fA-F]{40}$" }),
-});
 
 export type DashboardWriteDeps = { sql: Sql; adminToken?: string };
 
@@ -71,11 +56,11 @@ export type DashboardWriteDeps = { sql: Sql; adminToken?: string };
 export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWriteDeps) {
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  const base = "/v2/agents/:tokenAddress";
+  const base = "/v2/agents/:agent";
 
   w.put(`${base}/persona`, owner, async (c) => {
     const body = await parseBody(c, PersonaBody);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     await putPersona(d.sql, a.agentId, c.get("actor"), body);
     const { persona } = await dashboardRecords(d.sql, a.agentId);
     return c.json({ ok: true as const, data: persona }, 200);
@@ -83,7 +68,7 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
 
   w.post(`${base}/apps`, owner, async (c) => {
     const body = await parseBody(c, AppBody);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     const appId = await addApp(d.sql, a.agentId, c.get("actor"), body);
     const { apps } = await dashboardRecords(d.sql, a.agentId);
     return c.json({ ok: true as const, data: apps.find((x) => x.appId === appId) }, 201);
@@ -97,14 +82,14 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
         details: [{ path: "appId", message: "must be a UUID" }],
       });
     }
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     await removeApp(d.sql, a.agentId, c.get("actor"), appId);
     return c.json({ ok: true as const, data: { appId, removed: true } }, 200);
   });
 
   w.put(`${base}/burn-config`, owner, async (c) => {
     const body = await parseBody(c, BurnConfigBody);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     await putBurnConfig(d.sql, a.agentId, c.get("actor"), body.items);
     const { burnConfig } = await dashboardRecords(d.sql, a.agentId);
     return c.json({ ok: true as const, data: { items: burnConfig } }, 200);
@@ -112,7 +97,7 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
 
   w.post(`${base}/wallets`, owner, async (c) => {
     const body = await parseBody(c, WalletBody);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     if (
       body.chain === "bsc" &&
       (body.address === a.walletAddress || body.address === a.treasuryAddress)
@@ -136,7 +121,7 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
       address: c.req.param("address"),
     });
     if (!target.success) throw invalidInput("validation_failed", target.error.issues);
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     await removeWallet(d.sql, a.agentId, c.get("actor"), target.data);
     return c.json({ ok: true as const, data: { ...target.data, removed: true } }, 200);
   });
@@ -161,12 +146,12 @@ function registerWriteDocs(app: OpenAPIHono<AppEnv>) {
   ) =>
     app.openAPIRegistry.registerPath({
       method,
-      path: `/v2/agents/{tokenAddress}${path}`,
+      path: `/v2/agents/{agent}${path}`,
       tags: ["dashboard"],
       summary,
       security,
       request: {
-        params: TokenParam.extend(extraParams),
+        params: AgentParams.extend(extraParams),
         ...(body ? { body: json(body) } : {}),
       },
       responses: { [status]: jsonResponse(summary, okEnvelope(data)), ...WRITE_ERRORS },
@@ -207,13 +192,4 @@ function registerWriteDocs(app: OpenAPIHono<AppEnv>) {
     undefined,
     { chain: z.enum(["bsc", "arbitrum", "hyperliquid"]), address: z.string() },
   );
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
-  });
 }

@@ -12,9 +12,12 @@ import {
 import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { checkImage, ImageCheckError } from "../../lib/image/check.ts";
+import type { Logger } from "../../lib/logger.ts";
+import { type Relayer, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
+import { sendRelayerTxs } from "../../lib/relayer/send.ts";
+import { waitRelayerTx } from "../../lib/relayer/wait.ts";
 import { HttpError } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
-import { broadcastStored, type StoredTx, signAndStore } from "./relayer.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
 export type DepositLaunchDeps = {
@@ -57,7 +60,7 @@ const invalid = (path: string, message: string) =>
  */
 export async function createDepositLaunch(
   d: DepositLaunchDeps,
-  p: { creator: Address; body: CreateLaunchInput; idempotencyKey?: string },
+  p: { creator: Address; body: CreateLaunchInput; idempotencyKey?: string; log: Logger },
 ): Promise<CreateAnswer> {
   const { sql } = d;
   if (p.idempotencyKey) {
@@ -72,7 +75,7 @@ export async function createDepositLaunch(
       if (!isDeepStrictEqual(seen.request, JSON.parse(JSON.stringify(p.body)))) {
         throw invalid("Idempotency-Key", "was used for a different body");
       }
-      return finish(d, seen);
+      return finish(d, seen, p.log);
     }
   }
   const data = await checkAgainstChain(d, p.body, p.creator);
@@ -96,28 +99,25 @@ export async function createDepositLaunch(
     });
   }
   try {
-    const tx = await signAndStore({
-      sql,
-      client: d.client,
-      relayer: d.relayer,
-      chainId: d.chainId,
-      to: d.factory,
-      data,
-      save: (stored) =>
-        sql`update app.deposit_launch_requests set tx = ${sql.json(stored as never)}, updated_at = now()
+    const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [{ to: d.factory, data }], ([stored]) =>
+      sql`update app.deposit_launch_requests set tx = ${sql.json(stored as never)}, updated_at = now()
           where request_id = ${row.request_id}`.then(() => {}),
-    });
-    row.tx = tx;
+    );
+    row.tx = tx ?? null;
   } catch (error) {
     await fail(sql, row.request_id, error);
     throw upstream("the relayer could not send createLaunch; nothing was created", error);
   }
   d.killAfterStore?.();
-  return finish(d, row);
+  return finish(d, row, p.log);
+}
+
+function relayerOf(d: DepositLaunchDeps, log: Logger): Relayer {
+  return { sql: d.sql, log, client: d.client, relayer: d.relayer, chain: { id: d.chainId } };
 }
 
 /** Broadcasts the stored transaction (again), waits for it, and records the outcome. */
-async function finish(d: DepositLaunchDeps, row: Row): Promise<CreateAnswer> {
+async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<CreateAnswer> {
   if (row.status === "created" && row.launch)
     return { status: 201, body: { ok: true, data: row.launch } };
   if (!row.tx) {
@@ -126,12 +126,12 @@ async function finish(d: DepositLaunchDeps, row: Row): Promise<CreateAnswer> {
       headers: { "Retry-After": "2" },
     });
   }
-  const outcome = await broadcastStored(
-    d.client,
-    d.relayer.address,
-    row.tx,
-    DEPOSIT_LAUNCH_LIMITS.receiptTimeoutMs,
-  );
+  const relayer = relayerOf(d, log);
+  await rebroadcastRelayerTxs(relayer, [row.tx]);
+  const outcome = await waitRelayerTx(relayer, row.tx, {
+    timeoutMs: DEPOSIT_LAUNCH_LIMITS.receiptTimeoutMs,
+    pollMs: DEPOSIT_LAUNCH_LIMITS.receiptPollMs,
+  });
   if (outcome.kind === "pending") {
     throw new HttpError("unavailable", {
       message: `createLaunch ${row.tx.hash} is not mined yet; retry with the same Idempotency-Key`,

@@ -10,7 +10,7 @@ const httpsUrl = (hosts: string[], what: string) =>
       `must be a link on ${hosts.join(" or ")}`,
     );
 
-/** The creation body of a deposit launch (SPEC.md "Deposit-based launch creation body"). */
+/** The creation body of a deposit launch (api/AGENT.md). */
 export const CreateLaunchBody = z
   .object({
     tier: z

@@ -129,6 +129,7 @@ export function registerLaunchWrites(app: OpenAPIHono<AppEnv>, d: LaunchWriteDep
       creator: siweSession(c).address,
       body: c.req.valid("json"),
       idempotencyKey: c.req.valid("header")["idempotency-key"],
+      log: c.get("log"),
     });
     return c.json(answer.body, 201);
   });

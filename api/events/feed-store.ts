@@ -1,6 +1,6 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { renderEvent } from "../../lib/events/render.ts";
-import type { EventCategory, EventVisibility } from "../../lib/events/store.ts";
+import type { AgentEventRow, EventCategory, EventVisibility } from "../../lib/events/store.ts";
 import { HttpError } from "../errors.ts";
 
 export type FeedFilter = {
@@ -13,17 +13,9 @@ export type FeedFilter = {
   visibility: EventVisibility;
 };
 
-type Row = {
+/** A stored event as the feed reads it: the id as text, and its position for the cursor. */
+type Row = Omit<AgentEventRow, "id" | "agentId" | "chainId" | "blockNumber"> & {
   id: string;
-  eventType: string;
-  category: EventCategory;
-  source: string;
-  sourceEventId: string;
-  occurredAt: Date;
-  ingestedAt: Date;
-  correlationId: string | null;
-  visibility: EventVisibility;
-  data: Record<string, unknown>;
   micros: string;
 };
 

@@ -4,6 +4,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import {
+  AgentParams,
   COMMON_ERRORS,
   cursorList,
   ErrorEnvelope,
@@ -11,8 +12,9 @@ import {
   okEnvelope,
 } from "../http/schemas.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
+import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { type FeedFilter, readFeed, readStats } from "./feed-store.ts";
-import { AgentEventItem, AgentPath, EventStats, FeedQuery, TradesQuery } from "./schemas.ts";
+import { AgentEventItem, EventStats, FeedQuery, TradesQuery } from "./schemas.ts";
 
 const OPERATOR =
   "Send `Authorization: Bearer <ADMIN_TOKEN>` (operator token) for `visibility=internal`.";
@@ -24,11 +26,11 @@ const errors = {
 
 const feedRoute = createRoute({
   method: "get",
-  path: "/v2/agents/{tokenAddress}/events",
+  path: "/v2/agents/{agent}/events",
   tags: ["events"],
   summary: "The agent's activity feed, newest first",
   description: `Everything the agent did or had done to it: webhooks (signer, inference cloud, code host, internal) and chain events (source evm-indexer:bsc). Cursor-paged by (occurredAt, id) descending: pages stay stable while new events arrive. \`text\` is rendered at read time. ${OPERATOR}`,
-  request: { params: AgentPath, query: FeedQuery },
+  request: { params: AgentParams, query: FeedQuery },
   responses: {
     200: jsonResponse("A page of events", okEnvelope(cursorList(AgentEventItem))),
     ...errors,
@@ -37,10 +39,10 @@ const feedRoute = createRoute({
 
 const tradesRoute = createRoute({
   method: "get",
-  path: "/v2/agents/{tokenAddress}/activity-trades",
+  path: "/v2/agents/{agent}/activity-trades",
   tags: ["events"],
   summary: "The trading subset of the feed (category trading), newest first",
-  request: { params: AgentPath, query: TradesQuery },
+  request: { params: AgentParams, query: TradesQuery },
   responses: {
     200: jsonResponse("A page of trade events", okEnvelope(cursorList(AgentEventItem))),
     ...errors,
@@ -49,50 +51,42 @@ const tradesRoute = createRoute({
 
 const statsRoute = createRoute({
   method: "get",
-  path: "/v2/agents/{tokenAddress}/events/stats",
+  path: "/v2/agents/{agent}/events/stats",
   tags: ["events"],
   summary: "Event counts per type, source and category",
   description: "Public events; every visibility with the operator token.",
-  request: { params: AgentPath },
+  request: { params: AgentParams },
   responses: { 200: jsonResponse("Counts", okEnvelope(EventStats)), ...errors },
 });
 
 /**
- * `GET /v2/agents/{tokenAddress}/events`, `/events/stats` and `/activity-trades`, from
+ * `GET /v2/agents/{agent}/events`, `/events/stats` and `/activity-trades`, from
  * `app.agent_events` (docs/events.md).
  *
  * @example
  * registerEvents(app, { sql, adminToken });
  */
 export function registerEvents(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
+  const middleware = [agentPath({ sql: d.sql })];
   const operator = (c: Context<AppEnv>) =>
     isOperatorToken(d.adminToken, c.req.header("authorization"));
-  const feed = async (c: Context<AppEnv>, tokenAddress: string, f: Omit<FeedFilter, "agentId">) => {
+  const feed = async (c: Context<AppEnv>, f: Omit<FeedFilter, "agentId">) => {
     if (f.visibility === "internal" && !operator(c)) {
       throw new HttpError("not_authenticated", {
         message: "visibility=internal needs the operator token",
       });
     }
-    const agentId = await agentOf(d.sql, tokenAddress);
-    return readFeed(d.sql, { ...f, agentId });
+    return readFeed(d.sql, { ...f, agentId: agentOf(c).agentId });
   };
-  app.openapi(feedRoute, async (c) => {
-    const { tokenAddress } = c.req.valid("param");
-    return c.json(
-      { ok: true as const, data: await feed(c, tokenAddress, c.req.valid("query")) },
-      200,
-    );
+  app.openapi({ ...feedRoute, middleware }, async (c) => {
+    return c.json({ ok: true as const, data: await feed(c, c.req.valid("query")) }, 200);
   });
-  app.openapi(tradesRoute, async (c) => {
-    const { tokenAddress } = c.req.valid("param");
+  app.openapi({ ...tradesRoute, middleware }, async (c) => {
     const q = c.req.valid("query");
-    return c.json(
-      { ok: true as const, data: await feed(c, tokenAddress, { ...q, category: "trading" }) },
-      200,
-    );
+    return c.json({ ok: true as const, data: await feed(c, { ...q, category: "trading" }) }, 200);
   });
-  app.openapi(statsRoute, async (c) => {
-    const agentId = await agentOf(d.sql, c.req.valid("param").tokenAddress);
+  app.openapi({ ...statsRoute, middleware }, async (c) => {
+    const { agentId } = agentOf(c);
     const visibility = operator(c)
       ? (["public", "hidden", "internal"] as const)
       : (["public"] as const);
@@ -101,11 +95,4 @@ export function registerEvents(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminTok
       200,
     );
   });
-}
-
-async function agentOf(sql: Sql, tokenAddress: string): Promise<string> {
-  const [row] = await sql<{ agent_id: string }[]>`
-    select agent_id from app.agents where token_address = ${tokenAddress}`;
-  if (!row) throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
-  return row.agent_id;
 }

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { KNOWN_TYPES } from "../../lib/events/catalog.ts";
 import { EVENT_CATEGORIES, EVENT_VISIBILITIES } from "../../lib/events/store.ts";
-import { AddressInput, IsoTime, intQuery } from "../http/schemas.ts";
-import { PAGINATION } from "../limits.ts";
+import { CursorQuery, IsoTime } from "../http/schemas.ts";
 
 export const AgentEventItem = z
   .object({
@@ -22,8 +21,6 @@ export const AgentEventItem = z
     text: z.string().openapi({ example: "Merged PR #42 in acme/agent: Add a cache" }),
   })
   .openapi("AgentEvent");
-
-export const AgentPath = z.object({ tokenAddress: AddressInput });
 
 const TypeList = z
   .union([z.string(), z.array(z.string())])
@@ -49,18 +46,7 @@ const TypeList = z
     example: "pr.merged,commit.pushed",
   });
 
-export const FeedQuery = z.object({
-  limit: intQuery({
-    min: 1,
-    max: PAGINATION.maxLimit,
-    default: PAGINATION.defaultLimit,
-    description: `items per page, 1-${PAGINATION.maxLimit}`,
-  }),
-  cursor: z
-    .string()
-    .max(100)
-    .optional()
-    .openapi({ description: "nextCursor of the previous page" }),
+export const FeedQuery = CursorQuery.extend({
   eventType: TypeList.optional(),
   source: z.string().min(1).max(64).optional().openapi({ example: "evm-indexer:bsc" }),
   category: z

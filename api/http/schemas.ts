@@ -1,4 +1,5 @@
-import { z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
 import { ERROR_STATUS } from "../errors.ts";
 import { PAGINATION } from "../limits.ts";
 
@@ -35,6 +36,17 @@ export const AddressInput = z
   .transform((a) => a.toLowerCase() as `0x${string}`)
   .openapi({ pattern: ADDRESS_PATTERN, example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
 
+/**
+ * The `agent` path parameter of every `/v2/agents/{agent}/...` route: one name, one
+ * description. `middleware/agent-path` resolves it to the agent's record.
+ */
+export const AgentParams = z.object({
+  agent: z.string().min(1).max(64).openapi({
+    description: "The agent: its token address (0x + 40 hex digits, any case) or its agent id",
+    example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b",
+  }),
+});
+
 export const TxHash = z
   .string()
   .regex(/^0x[0-9a-f]{64}$/)
@@ -60,14 +72,17 @@ export function intQuery(o: { min: number; max: number; default: number; descrip
     .openapi({ type: "integer", description: o.description, example: o.default });
 }
 
+/** `limit` of every list: items per page. */
+const PageLimit = intQuery({
+  min: 1,
+  max: PAGINATION.maxLimit,
+  default: PAGINATION.defaultLimit,
+  description: `items per page, 1-${PAGINATION.maxLimit}`,
+});
+
 /** `limit` and `offset` of offset lists. */
 export const OffsetQuery = z.object({
-  limit: intQuery({
-    min: 1,
-    max: PAGINATION.maxLimit,
-    default: PAGINATION.defaultLimit,
-    description: `items per page, 1-${PAGINATION.maxLimit}`,
-  }),
+  limit: PageLimit,
   offset: intQuery({
     min: 0,
     max: PAGINATION.maxOffset,
@@ -90,6 +105,16 @@ export function offsetList<T extends z.ZodType>(item: T) {
     offset: z.number().int().nonnegative(),
   });
 }
+
+/** The query of every cursor list: a page size and the previous page's `nextCursor`. */
+export const CursorQuery = z.object({
+  limit: PageLimit,
+  cursor: z
+    .string()
+    .max(PAGINATION.maxCursorLength)
+    .optional()
+    .openapi({ description: "nextCursor of the previous page" }),
+});
 
 /** `data` of a cursor list: `nextCursor` is null on the last page. */
 export function cursorList<T extends z.ZodType>(item: T) {
@@ -122,3 +147,19 @@ export const IndexedBlockField = z
       "The newest indexed block when this answer was read: the data reflects at least this block (also the `X-Indexed-Block` header). Null before the index is published.",
     example: "1234567",
   });
+
+/**
+ * The agent key's two security schemes (`Authorization: Bearer` or `X-Agent-Api-Key`), named
+ * by every route an agent key opens; registered once by `app.ts`.
+ */
+export function registerAgentKeySecurity(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
+    type: "http",
+    scheme: "bearer",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "X-Agent-Api-Key",
+  });
+}

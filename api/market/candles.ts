@@ -1,31 +1,7 @@
 // Reading candles for the chart and the UDF feed: a range, a currency, optional gap filling.
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
-
-/** Interval names and their seconds; the indexer keeps every one (src/candles.ts). */
-export const INTERVAL_SECONDS = {
-  "1m": 60,
-  "5m": 300,
-  "15m": 900,
-  "1h": 3600,
-  "4h": 14_400,
-  "1d": 86_400,
-} as const;
-export type Interval = keyof typeof INTERVAL_SECONDS;
-export const INTERVALS = Object.keys(INTERVAL_SECONDS) as [Interval, ...Interval[]];
-
-/** One bucket; prices are BNB wei per whole token, or USD with 18 decimals (integers). */
-export type Bar = {
-  time: number;
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volumeBnb: bigint;
-  volumeToken: bigint;
-  volumeUsd: bigint;
-  tradeCount: number;
-};
+import { type Bar, INTERVAL_SECONDS, type Interval } from "../../lib/market/candles.ts";
 
 export type ReadCandlesParameters = {
   address: string;

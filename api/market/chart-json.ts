@@ -2,7 +2,7 @@
 // costs one indexed query and one string, not 300 row objects, 2,400 BigInts and a stringify.
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
-import type { Interval } from "./candles.ts";
+import type { Interval } from "../../lib/market/candles.ts";
 
 export type ChartItemsJsonParameters = {
   address: string;

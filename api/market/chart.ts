@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
+import { type Bar, INTERVAL_SECONDS, INTERVALS } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
@@ -21,7 +22,7 @@ import {
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
-import { type Bar, INTERVAL_SECONDS, INTERVALS, readCandles } from "./candles.ts";
+import { readCandles } from "./candles.ts";
 import { chartItemsJson } from "./chart-json.ts";
 import { Usd, usdString } from "./usd.ts";
 

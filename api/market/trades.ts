@@ -11,18 +11,17 @@ import {
   Address,
   AddressInput,
   COMMON_ERRORS,
+  CursorQuery,
   cursorList,
   ErrorEnvelope,
   IndexedBlockField,
   IsoTime,
-  intQuery,
   jsonResponse,
   okEnvelope,
   TxHash,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import { PAGINATION } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
@@ -57,15 +56,7 @@ const tradesRoute = createRoute({
     "Cursor pagination over (block, log index): pass `nextCursor` back as `cursor`. Pages stay stable while new trades arrive; `nextCursor` is null on the last page.",
   request: {
     params: tokenParam,
-    query: z.object({
-      limit: intQuery({
-        min: 1,
-        max: PAGINATION.maxLimit,
-        default: PAGINATION.defaultLimit,
-        description: `trades per page, 1-${PAGINATION.maxLimit}`,
-      }),
-      cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
-    }),
+    query: CursorQuery,
   },
   responses: {
     200: jsonResponse(

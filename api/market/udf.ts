@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { formatUnits } from "viem";
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
+import { type Bar, INTERVAL_SECONDS, type Interval } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
@@ -10,7 +11,7 @@ import { COMMON_ERRORS, ErrorEnvelope, intQuery, jsonResponse } from "../http/sc
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
-import { type Bar, INTERVAL_SECONDS, type Interval, readCandles } from "./candles.ts";
+import { readCandles } from "./candles.ts";
 
 // A TradingView UDF datafeed (https://www.tradingview.com/charting-library-docs/latest/connecting_data/UDF/)
 // over the same candles as /tokens/{address}/chart. Symbols: a token address or a unique ticker,

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { createAgent, revokeKeys, rotateKey } from "../../lib/agents/keys.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError, invalidInput } from "../errors.ts";
+import { HttpError } from "../errors.ts";
+import { parseJsonBody } from "../http/json-body.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { documentAdminRoutes } from "./admin-docs.ts";
 
@@ -28,19 +29,8 @@ const CreateBody = z.object({
 });
 const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() }).optional();
 
-async function json<T extends z.ZodType>(schema: T, text: string): Promise<z.infer<T>> {
-  let raw: unknown;
-  try {
-    raw = text ? JSON.parse(text) : undefined;
-  } catch {
-    throw new HttpError("validation_failed", { message: "the body is not JSON" });
-  }
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    throw invalidInput("validation_failed", r.error.issues);
-  }
-  return r.data;
-}
+const json = <T extends z.ZodType>(schema: T, text: string) =>
+  parseJsonBody(text, schema, { emptyIsAbsent: true });
 
 const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: Date | null }) => ({
   ok: true as const,

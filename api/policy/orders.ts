@@ -8,9 +8,11 @@ import { PERPS_VENUE, SPOT_VENUE } from "../../lib/policy/model.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { parseJson } from "../http/json-body.ts";
+import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf } from "../middleware/agent-path/index.ts";
 import { type JudgeDeps, judgeTransaction, type OrderWallet } from "./judge.ts";
 import { type PerpsExchange, placePerpsOrder } from "./orders-perps.ts";
 import { signerError } from "./policy.ts";
@@ -77,7 +79,7 @@ const need = <T>(v: T | undefined, what: string): T => {
 };
 
 /**
- * `POST /v2/agents/{tokenAddress}/orders`: the agent's way to trade, so its policy is reachable
+ * `POST /v2/agents/{agent}/orders`: the agent's way to trade, so its policy is reachable
  * end to end. The service's evaluator chain judges every step before the signer is asked: a
  * spot order becomes router calldata, judged, then signed and broadcast by Steward; a venue
  * order becomes the venue's actions, all judged first, signed by Steward, submitted by us. A
@@ -89,23 +91,15 @@ const need = <T>(v: T | undefined, what: string): T => {
 export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.post("/v2/agents/:tokenAddress/orders", owner, async (c) => {
-    let raw: { venue?: unknown } | undefined;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      throw new HttpError("validation_failed", {
-        message: "the body is not JSON",
-        details: [{ path: "(root)", message: "not JSON" }],
-      });
-    }
+  w.post("/v2/agents/:agent/orders", owner, async (c) => {
+    const raw = parseJson(await c.req.text()) as { venue?: unknown } | null;
     if (c.get("actor").kind !== "agent") {
       // Custody: an operator manages keys and policies, but trades are the agent's own.
       throw new HttpError("not_authorized", {
         message: "orders are placed with the agent's own key",
       });
     }
-    const a = c.get("dashboardAgent");
+    const a = agentOf(c);
     if (!a.walletId || !a.walletAddress) {
       throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
     }
@@ -148,14 +142,14 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
 
   app.openAPIRegistry.registerPath({
     method: "post",
-    path: "/v2/agents/{tokenAddress}/orders",
+    path: "/v2/agents/{agent}/orders",
     tags: ["policy"],
     summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
     description:
       "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first, then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
     security: [{ agentKey: [] }, { agentKeyHeader: [] }],
     request: {
-      params: z.object({ tokenAddress: z.string().openapi({ pattern: "^0x[0-9a-fA-F]{40}$" }) }),
+      params: AgentParams,
       body: {
         required: true,
         content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import { findAgentByToken } from "../../lib/dashboard/read.ts";
+import type { DashboardAgent } from "../../lib/dashboard/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
@@ -10,8 +10,9 @@ import { type StewardClient, stewardRefusal } from "../../services/steward/clien
 import { type StewardRulesContext, stewardRules } from "../../services/steward/rules.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
+import { parseJsonBody } from "../http/json-body.ts";
 import {
-  AddressInput,
+  AgentParams,
   COMMON_ERRORS,
   ErrorEnvelope,
   jsonResponse,
@@ -19,6 +20,7 @@ import {
 } from "../http/schemas.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 
 /** The signer call a save makes: Steward's own rules of the agent (the steward client). */
 export type PolicySigner = Pick<StewardClient, "setPolicyRules">;
@@ -31,7 +33,7 @@ export type PolicyRouteDeps = {
   rulesContext?: StewardRulesContext;
 };
 
-const params = z.object({ tokenAddress: AddressInput });
+const params = AgentParams;
 
 export const PolicyVersionSchema = z
   .object({
@@ -76,9 +78,7 @@ export function signerError(error: unknown): unknown {
   return new HttpError("upstream_error", { message: error.message, cause: error });
 }
 
-async function walletOf(sql: Sql, tokenAddress: string): Promise<string> {
-  const a = await findAgentByToken(sql, tokenAddress);
-  if (!a) throw new HttpError("not_found", { message: `no agent has token ${tokenAddress}` });
+function walletOf(a: DashboardAgent): string {
   if (!a.walletId) {
     throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
   }
@@ -91,7 +91,7 @@ function needSigner(s: PolicySigner | undefined): PolicySigner {
 }
 
 /**
- * `GET|PUT /v2/agents/{tokenAddress}/policy` and `GET …/policy/versions`. Reads are open; a
+ * `GET|PUT /v2/agents/{agent}/policy` and `GET …/policy/versions`. Reads are open; a
  * save needs the agent's key (`agent:write`) or the operator token, is validated here (the
  * ceilings, every field) and kept in Postgres as a new version; the rules Steward can enforce
  * are written to it in the same step (docs/policies.md).
@@ -100,7 +100,8 @@ function needSigner(s: PolicySigner | undefined): PolicySigner {
  * registerPolicy(app, { sql, adminToken, steward });
  */
 export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
-  const base = "/v2/agents/{tokenAddress}/policy";
+  const base = "/v2/agents/{agent}/policy";
+  const middleware = [agentPath({ sql: d.sql })];
   const errors = {
     ...COMMON_ERRORS,
     404: jsonResponse("No agent has this token address, or it has no wallet yet", ErrorEnvelope),
@@ -113,13 +114,14 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       tags: ["policy"],
       summary: "The agent's active trading policy",
       request: { params },
+      middleware,
       responses: {
         200: jsonResponse("The active version", okEnvelope(PolicyVersionSchema)),
         ...errors,
       },
     },
     async (c) => {
-      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const walletId = walletOf(agentOf(c));
       return c.json({ ok: true as const, data: await activePolicy(d.sql, walletId) }, 200);
     },
   );
@@ -130,6 +132,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       tags: ["policy"],
       summary: "Every version of the agent's policy, newest first, with who saved it",
       request: { params },
+      middleware,
       responses: {
         200: jsonResponse(
           "Versions, newest first",
@@ -139,7 +142,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       },
     },
     async (c) => {
-      const walletId = await walletOf(d.sql, c.req.valid("param").tokenAddress);
+      const walletId = walletOf(agentOf(c));
       const items = await policyVersions(d.sql, walletId);
       return c.json({ ok: true as const, data: { items } }, 200);
     },
@@ -147,26 +150,16 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
 
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.put("/v2/agents/:tokenAddress/policy", owner, async (c) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await c.req.text());
-    } catch {
-      throw new HttpError("validation_failed", {
-        message: "the body is not JSON",
-        details: [{ path: "(root)", message: "not JSON" }],
-      });
-    }
-    const parsed = PolicyRulesSchema.safeParse(raw);
-    if (!parsed.success) throw invalidInput("validation_failed", parsed.error.issues);
-    const a = c.get("dashboardAgent");
+  w.put("/v2/agents/:agent/policy", owner, async (c) => {
+    const rules = parseJsonBody(await c.req.text(), PolicyRulesSchema);
+    const a = agentOf(c);
     if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
     const actor = c.get("actor");
     const steward = needSigner(d.steward);
     const walletId = a.walletId;
     const saved = await savePolicy(d.sql, {
       walletId,
-      rules: parsed.data,
+      rules,
       actor: { kind: actor.kind, id: actor.id },
       // Steward's copy of the rules it can enforce is written before the version commits: a
       // signer that refuses them leaves the service's policy unchanged too.

@@ -10,9 +10,15 @@ import {
 import { getSubscription } from "../../lib/outbound/subscriptions.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { cursorList, ErrorEnvelope, intQuery, jsonResponse, okEnvelope } from "../http/schemas.ts";
-import { PAGINATION } from "../limits.ts";
-import { agentOf, Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
+import {
+  CursorQuery,
+  cursorList,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
+import { agentOf } from "../middleware/agent-path/index.ts";
+import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
 
 function deliveryView(v: DeliveryView) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -47,7 +53,7 @@ function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
 
 const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
   createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
-const one = "/v2/agents/{agentId}/webhooks/{subscriptionId}";
+const one = "/v2/agents/{agent}/webhooks/{subscriptionId}";
 
 /**
  * A subscription's delivery log, redelivery and the test event. The API only queues: the
@@ -70,7 +76,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       await getSubscription(d.sql, agentId, subscriptionId);
       const v = await queueTestDelivery(d.sql, { subscriptionId, agentId });
       return c.json({ ok: true as const, data: deliveryView(v) }, 202);
@@ -88,17 +94,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
           status: z
             .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
             .optional(),
-          limit: intQuery({
-            min: 1,
-            max: PAGINATION.maxLimit,
-            default: PAGINATION.defaultLimit,
-            description: `items per page, 1-${PAGINATION.maxLimit}`,
-          }),
-          cursor: z
-            .string()
-            .max(200)
-            .optional()
-            .openapi({ description: "nextCursor of the previous page" }),
+          ...CursorQuery.shape,
         }),
       },
       responses: {
@@ -108,7 +104,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       const q = c.req.valid("query");
       const before = q.cursor ? decodeCursor(q.cursor) : undefined;
       await getSubscription(d.sql, agentId, subscriptionId);
@@ -150,7 +146,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
     }),
     async (c) => {
       const { subscriptionId, deliveryId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       await getSubscription(d.sql, agentId, subscriptionId);
       const v = await redeliver(d.sql, { subscriptionId, deliveryId });
       return c.json({ ok: true as const, data: deliveryView(v) }, 202);

@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { EVENT_CATEGORIES } from "../../lib/events/store.ts";
 import { OUTBOUND_LIMITS } from "../../lib/limits.ts";
 import { DELIVERY_STATUSES } from "../../lib/outbound/deliveries.ts";
-import type { AppEnv } from "../env.ts";
-import { ErrorEnvelope, IsoTime, jsonResponse } from "../http/schemas.ts";
+import { AgentParams, ErrorEnvelope, IsoTime, jsonResponse } from "../http/schemas.ts";
 
 const max = OUTBOUND_LIMITS.maxFilterValues;
 
@@ -128,16 +126,6 @@ export const Delivery = z
   })
   .openapi("WebhookDelivery");
 
-export const AgentParams = z.object({
-  agentId: z
-    .string()
-    .min(1)
-    .max(64)
-    .describe("the agent's token address (as on every agent route) or its agent id"),
-});
-
-/** The agent of the route, as `agentOrOperator` resolved it from its token address or id. */
-export const agentOf = (c: Context<AppEnv>) => c.get("agentId") ?? c.req.param("agentId") ?? "";
 export const SubParams = AgentParams.extend({ subscriptionId: z.string().min(1).max(64) });
 
 /** Errors every webhook route may answer, besides its own. */

@@ -12,12 +12,11 @@ import {
 import { webhookUrlProblem } from "../../lib/outbound/url.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
-import { agentOrOperator } from "../middleware/agent-or-operator/index.ts";
+import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOf } from "../middleware/agent-path/index.ts";
 import { registerWebhookDeliveries } from "./deliveries.ts";
 import {
-  AgentParams,
-  agentOf,
   CreateSubscriptionBody,
   SubParams,
   Subscription,
@@ -68,18 +67,13 @@ async function checkUrl(url: string, d: WebhookSubscriptionDeps) {
   }
 }
 
-async function knownAgent(sql: Sql, agentId: string) {
-  const [a] = await sql`select 1 from app.agents where agent_id = ${agentId}`;
-  if (!a) throw new HttpError("not_found", { message: `no agent ${agentId}` });
-}
-
-const base = "/v2/agents/{agentId}/webhooks";
+const base = "/v2/agents/{agent}/webhooks";
 const one = `${base}/{subscriptionId}`;
 const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
   createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
 
 /**
- * Outbound webhook subscriptions of an agent (`/v2/agents/:agentId/webhooks`): the agent's
+ * Outbound webhook subscriptions of an agent (`/v2/agents/{agent}/webhooks`): the agent's
  * own key or the operator token. Creation answers the signing secret once; the URL is checked
  * (https, public address) here and again at every delivery. Deliveries: webhook-deliveries.ts.
  *
@@ -87,9 +81,9 @@ const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
  * registerWebhookSubscriptions(app, { sql, secretsKey, trustedOrigins: [], adminToken });
  */
 export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: WebhookSubscriptionDeps) {
-  const auth = agentOrOperator({ sql: d.sql, adminToken: d.adminToken });
-  app.use("/v2/agents/:agentId/webhooks", auth);
-  app.use("/v2/agents/:agentId/webhooks/*", auth);
+  const auth = agentOwner({ sql: d.sql, adminToken: d.adminToken });
+  app.use("/v2/agents/:agent/webhooks", auth);
+  app.use("/v2/agents/:agent/webhooks/*", auth);
 
   app.openapi(
     route({
@@ -112,9 +106,8 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       const b = c.req.valid("json");
-      await knownAgent(d.sql, agentId);
       await checkUrl(b.url, d);
       const { subscription, secret } = await createSubscription(d.sql, d.secretsKey, {
         agentId,
@@ -143,8 +136,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const agentId = agentOf(c);
-      await knownAgent(d.sql, agentId);
+      const { agentId } = agentOf(c);
       const items = (await listSubscriptions(d.sql, agentId)).map(subscriptionView);
       return c.json({ ok: true as const, data: { items } }, 200);
     },
@@ -163,7 +155,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       const s = await getSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: subscriptionView(s) }, 200);
     },
@@ -190,7 +182,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       const b = c.req.valid("json");
       await getSubscription(d.sql, agentId, subscriptionId);
       if (b.url !== undefined) await checkUrl(b.url, d);
@@ -215,7 +207,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       await deleteSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: { subscriptionId, deleted: true as const } }, 200);
     },
@@ -237,7 +229,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
     }),
     async (c) => {
       const { subscriptionId } = c.req.valid("param");
-      const agentId = agentOf(c);
+      const { agentId } = agentOf(c);
       const { subscription, secret } = await rotateSecret(
         d.sql,
         d.secretsKey,
@@ -252,13 +244,4 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   );
 
   registerWebhookDeliveries(app, d);
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKey", {
-    type: "http",
-    scheme: "bearer",
-  });
-  app.openAPIRegistry.registerComponent("securitySchemes", "agentKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-Agent-Api-Key",
-  });
 }

@@ -13,7 +13,7 @@ export const tradeItem = (row: Row) => toTrade(row as Parameters<typeof toTrade>
 /** `factory` `launchCreated`: an item of `GET /v2/launches`. */
 export const launchItem = (row: Row) => toLaunch(row as Parameters<typeof toLaunch>[0]);
 
-/** `launch_event.kind` (as the indexer writes it) -> the message type SPEC.md names. */
+/** `launch_event.kind` (as the indexer writes it) -> the message type api/AGENT.md "WebSocket" names. */
 export const LAUNCH_MESSAGE_TYPES: Record<string, string> = {
   deposited: "deposited",
   withdrew: "withdrew",

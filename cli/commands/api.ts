@@ -61,7 +61,7 @@ export function apiCommand(): Command {
     });
 }
 
-/** The signer and the chain for policy reads, saves and agent orders (issue 20). */
+/** The signer and the chain for policy reads, saves and agent orders. */
 function policyFeatures(config: Config) {
   const { steward } = resolveServices(config);
   const rpc = config.rpcUrls[0];

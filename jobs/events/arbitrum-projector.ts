@@ -12,6 +12,19 @@ const USDC_DECIMALS = 6;
 
 type Target = { agentId: string; wallets: string[]; fromBlock: bigint };
 
+/** An indexed USDC transfer into (`in`) or out of (`out`) one of an agent's wallets. */
+type UsdcMove = {
+  agent_id: string;
+  dir: "in" | "out";
+  id: string;
+  wallet: string;
+  counterparty: string;
+  amount: string;
+  block: string;
+  ts: string;
+  tx_hash: string;
+};
+
 /**
  * One pass of the Arbitrum projector: the indexed USDC transfers into and out of each agent's
  * perps deposit addresses as `bridge.completed` (USDC arriving) and `perps.deposit.sent` (USDC
@@ -73,19 +86,7 @@ export async function projectArbitrumEvents(
     );
     const ag = tx`(select * from jsonb_to_recordset(${tx.json(flat as never)})
       as x(agent_id text, wallet text, from_block numeric)) ag`;
-    const moves = await tx<
-      {
-        agent_id: string;
-        dir: "in" | "out";
-        id: string;
-        wallet: string;
-        counterparty: string;
-        amount: string;
-        block: string;
-        ts: string;
-        tx_hash: string;
-      }[]
-    >`
+    const moves = await tx<UsdcMove[]>`
       select ag.agent_id, 'in' as dir, t.id, ag.wallet, t."from" as counterparty,
         t.amount::text, t.block_number::text as block, t.timestamp::text as ts, t.tx_hash
       from ${ag} join ${v("usdc_transfer")} t on t."to" = ag.wallet and t.block_number > ag.from_block
@@ -107,20 +108,7 @@ export async function projectArbitrumEvents(
   });
 }
 
-function toEvent(
-  m: {
-    agent_id: string;
-    dir: "in" | "out";
-    id: string;
-    wallet: string;
-    counterparty: string;
-    amount: string;
-    block: string;
-    ts: string;
-    tx_hash: string;
-  },
-  bridge: string,
-): NewAgentEvent {
+function toEvent(m: UsdcMove, bridge: string): NewAgentEvent {
   const amount = formatUnits(BigInt(m.amount), USDC_DECIMALS);
   const common = {
     asset: "USDC",

@@ -2,7 +2,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { CHAIN_TYPES, type ChainEventType } from "../../lib/events/catalog.ts";
 import type { NewAgentEvent } from "../../lib/events/store.ts";
 
-/** The source of every chain-derived event (SPEC.md "Events"). */
+/** The source of every chain-derived event (docs/events.md). */
 export const CHAIN_SOURCE = "evm-indexer:bsc";
 
 /** An agent the projector follows, and the block above which it re-reads the index. */

@@ -4,20 +4,17 @@ import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { pairAddress } from "../../lib/pair.ts";
+import { type RelayerCall, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
+import { sendRelayerTxs } from "../../lib/relayer/send.ts";
+import { nodeKnows } from "../../lib/relayer/wait.ts";
 import { UpstreamError } from "../../services/http.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
 import { identityGas } from "./prepare.ts";
-import {
-  nodeKnows,
-  type RelayerCall,
-  rebroadcastRelayerTxs,
-  sendRelayerTxs,
-  settleRelayerTx,
-} from "./relayer.ts";
-import { patchSaga, type SagaPatch, type SagaRow, type StoredTx } from "./row.ts";
+import { patchSaga, type SagaPatch, type SagaRow } from "./row.ts";
+import { settleRelayerTx } from "./settle-relayer-tx.ts";
 import type { SagaStep, STORE_KILL_POINTS } from "./step-names.ts";
 import {
   launchpad,

@@ -3,12 +3,12 @@ import { ImageCheckError } from "../../lib/image/check.ts";
 import { UpstreamError } from "../../services/http.ts";
 import { stewardRefusal } from "../../services/steward/client.ts";
 
-/** The launch endpoint codes a failed saga can end with (SPEC.md "Errors"). */
+/** The launch endpoint codes a failed saga can end with (api/AGENT.md "Errors"). */
 export type SagaErrorCode = "LAUNCHPAD_ERROR" | "ORCHESTRATOR_UNAVAIL";
 
 /**
  * A step failure with the code the launch request answers with. Both codes are retryable for
- * the client (SPEC.md: retry after 1 s, 2 s, 4 s); a new request starts a new attempt.
+ * the client (api/AGENT.md: retry after 1 s, 2 s, 4 s); a new request starts a new attempt.
  */
 export class SagaError extends LaunchpadError<SagaErrorCode> {
   override name = "SagaError";

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
+import { type RelayerCall, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { maybeKill } from "./kill-points.ts";
-import { type RelayerCall, rebroadcastRelayerTxs, settleRelayerTx } from "./relayer.ts";
-import type { StoredTx } from "./row.ts";
+import { settleRelayerTx } from "./settle-relayer-tx.ts";
 
 // Wallets prepared before the launch request. The agent wallet can send only once its gas
 // money is mined, and the ServiceRegistry entry needs the identity's agentId, which exists only

@@ -1,8 +1,5 @@
-import type { Hex } from "viem";
 import type { Sql } from "../../lib/db/client.ts";
-
-/** A relayer transaction as the saga stores it before broadcasting. */
-export type StoredTx = { hash: Hex; raw: Hex; nonce: number };
+import type { StoredTx } from "../../lib/relayer/nonce.ts";
 
 /** The LaunchRequest as the saga stores it. */
 export type LaunchRequestData = {

@@ -1,7 +1,7 @@
 import type { NewAgentEvent } from "../../lib/events/store.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
 
-/** Source of every event the perps poller writes (SPEC.md "Events"). */
+/** Source of every event the perps poller writes (docs/events.md). */
 export const PERPS_SOURCE = "hl-listener";
 
 const side = (szi: number) => (szi > 0 ? "long" : "short");

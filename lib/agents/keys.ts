@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import type { Sql } from "../db/client.ts";
 import { LaunchpadError } from "../errors.ts";
 
-/** The one scope a launch key carries (SPEC.md "Authentication"). */
+/** The one scope a launch key carries (api/AGENT.md). */
 export const LAUNCH_SCOPE = "launch:*";
 /** Writes the key's own agent's dashboard records; keys carry it by default (migration 007). */
 export const AGENT_WRITE_SCOPE = "agent:write";

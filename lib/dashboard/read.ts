@@ -2,10 +2,11 @@ import type { Sql } from "../db/client.ts";
 import { DASHBOARD_LIMITS } from "../limits.ts";
 import { type Dec, divDown, parseDec, sum, toDecString } from "./decimal.ts";
 
-/** The agent a dashboard path names, from `app.agents`. */
+/** The agent an `/v2/agents/{agent}` path names, from `app.agents`. */
 export type DashboardAgent = {
   agentId: string;
-  tokenAddress: string;
+  /** Null until the agent's launch has a token. */
+  tokenAddress: string | null;
   walletAddress: string | null;
   treasuryAddress: string | null;
   eip8004TokenId: string | null;
@@ -15,20 +16,24 @@ export type DashboardAgent = {
   launchedAt: Date | null;
 };
 
+/** How a path names an agent: its token address (lowercase) or its agent id. */
+export type AgentRef = { tokenAddress: string } | { agentId: string };
+
 /**
- * The agent whose token is `tokenAddress` (lowercase), or undefined.
+ * The agent `ref` names, from `app.agents`, or undefined.
  *
  * @example
- * const agent = await findAgentByToken(sql, "0xabc…");
+ * const agent = await findAgent(sql, { tokenAddress: "0xabc…" });
  */
-export async function findAgentByToken(
-  sql: Sql,
-  tokenAddress: string,
-): Promise<DashboardAgent | undefined> {
+export async function findAgent(sql: Sql, ref: AgentRef): Promise<DashboardAgent | undefined> {
+  const where =
+    "agentId" in ref
+      ? sql`a.agent_id = ${ref.agentId}`
+      : sql`a.token_address = ${ref.tokenAddress}`;
   const [r] = await sql<
     {
       agent_id: string;
-      token_address: string;
+      token_address: string | null;
       wallet_address: string | null;
       treasury_address: string | null;
       eip8004_token_id: string | null;
@@ -39,7 +44,7 @@ export async function findAgentByToken(
   >`select a.agent_id, a.token_address, a.wallet_address, a.treasury_address,
       a.eip8004_token_id::text, a.featured, s.wallet_id, a.launched_at
     from app.agents a left join app.launch_sagas s on s.agent_id = a.agent_id
-    where a.token_address = ${tokenAddress}`;
+    where ${where}`;
   if (!r) return undefined;
   return {
     agentId: r.agent_id,

@@ -166,7 +166,7 @@ export const KNOWN_TYPES = [
   ...Object.keys(POLLER_TYPES),
 ];
 
-/** Webhook sources: each path's stored `source` and the types it accepts (SPEC.md). */
+/** Webhook sources: each path's stored `source` and the types it accepts (api/AGENT.md). */
 export const WEBHOOK_SOURCES = {
   "steward/policy": {
     source: "steward",

@@ -1,6 +1,6 @@
 import type { Sql } from "../db/client.ts";
 
-/** SPEC.md "Agent event": the feed categories and who may see an event. */
+/** docs/events.md: the feed categories and who may see an event. */
 export const EVENT_CATEGORIES = ["trading", "apps", "treasury", "market", "system"] as const;
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 export const EVENT_VISIBILITIES = ["public", "hidden", "internal"] as const;

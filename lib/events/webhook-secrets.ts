@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { resolveServices } from "../services.ts";
 
-/** One HMAC secret per webhook source (SPEC.md "Inbound webhooks"). */
+/** One HMAC secret per webhook source (docs/events.md). */
 export type WebhookSecrets = {
   steward: string;
   cloud: string;

@@ -33,7 +33,7 @@ export const inboundWebhooks = new Counter({
   registers: [registry],
 });
 
-/** One answered request: `route` is the template (`/v2/agents/:tokenAddress`) or `unmatched`. */
+/** One answered request: `route` is the template (`/v2/agents/:agent`) or `unmatched`. */
 export function observeRequest(method: string, route: string, status: number, seconds: number) {
   const labels = { method, route, status: String(status) };
   httpRequests.inc(labels);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { POLICY_CEILINGS, POLICY_LIMITS } from "../limits.ts";
 
-// The trading policy of SPEC.md "Trading policy (enforced at the signer)": one document per
+// The trading policy (docs/policies.md): one document per
 // version, validated here by the API (before it asks the signer) and again by the signer
 // (which holds the authoritative copy). Amounts are decimal strings, never floats.
 
@@ -42,7 +42,7 @@ export const VenueRules = z.strictObject({
 });
 export type VenueRules = z.infer<typeof VenueRules>;
 
-/** The policy document: every field of SPEC.md, the ceilings checked field by field. */
+/** The policy document: every field of docs/policies.md, the ceilings checked field by field. */
 export const PolicyRules = z
   .strictObject({
     /** The venue allowlist: only venues named here may be traded on. */

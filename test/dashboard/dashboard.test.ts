@@ -142,11 +142,7 @@ function holdingsAt(a: Launched, block: bigint) {
   return waitFor(
     `holdings at block ${block}`,
     async () => {
-      const h = await api(
-        "GET",
-        "/v2/agents/{tokenAddress}/holdings",
-        `/v2/agents/${a.token}/holdings`,
-      );
+      const h = await api("GET", "/v2/agents/{agent}/holdings", `/v2/agents/${a.token}/holdings`);
       return h.status === 200 && BigInt(h.body.data.asOf.block) >= block ? h.body.data : undefined;
     },
     120_000,
@@ -265,13 +261,13 @@ describe("writes and the agent page", () => {
   it("every write is refused for another agent's key; the owner's writes show on the page", async () => {
     const path = `/v2/agents/${A.token}`;
     const writes: [string, string, string, unknown][] = [
-      ["PUT", "/persona", "/v2/agents/{tokenAddress}/persona", { name: "Stolen" }],
-      ["POST", "/apps", "/v2/agents/{tokenAddress}/apps", { name: "x", url: "https://x.example" }],
-      ["PUT", "/burn-config", "/v2/agents/{tokenAddress}/burn-config", { items: [] }],
+      ["PUT", "/persona", "/v2/agents/{agent}/persona", { name: "Stolen" }],
+      ["POST", "/apps", "/v2/agents/{agent}/apps", { name: "x", url: "https://x.example" }],
+      ["PUT", "/burn-config", "/v2/agents/{agent}/burn-config", { items: [] }],
       [
         "POST",
         "/wallets",
-        "/v2/agents/{tokenAddress}/wallets",
+        "/v2/agents/{agent}/wallets",
         { chain: "bsc", address: B.wallet, role: "other" },
       ],
     ];
@@ -283,16 +279,16 @@ describe("writes and the agent page", () => {
       where agent_id = ${A.agentId} and source = 'dashboard-api'`;
     expect(events?.n).toBe(0);
 
-    await api("PUT", "/v2/agents/{tokenAddress}/persona", `${path}/persona`, {
+    await api("PUT", "/v2/agents/{agent}/persona", `${path}/persona`, {
       key: A.apiKey,
       body: { name: "Dash", handle: "dash", bio: "I trade and write." },
     });
     const perps = "0x00000000000000000000000000000000000a11ce";
-    await api("POST", "/v2/agents/{tokenAddress}/wallets", `${path}/wallets`, {
+    await api("POST", "/v2/agents/{agent}/wallets", `${path}/wallets`, {
       key: A.apiKey,
       body: { chain: "hyperliquid", address: perps, role: "perps" },
     });
-    const d = await api("GET", "/v2/agents/{tokenAddress}", path);
+    const d = await api("GET", "/v2/agents/{agent}", path);
     expect(d.status).toBe(200);
     expect(d.body.data).toMatchObject({
       persona: { name: "Dash", handle: "dash" },
@@ -305,12 +301,12 @@ describe("writes and the agent page", () => {
       ["treasury", "bsc", A.treasury],
       ["perps", "hyperliquid", perps],
     ]);
-    const h = await api("GET", "/v2/agents/{tokenAddress}/holdings", `${path}/holdings`);
+    const h = await api("GET", "/v2/agents/{agent}/holdings", `${path}/holdings`);
     // The perps poller reads the registered account from the venue stand-in (empty: $0); before
     // its first poll the source says it is unavailable. docs/pollers.md; tested in test/pollers.
     expect(h.body.data.sources.hyperliquid).toMatchObject({ address: perps, totalUsd: "0" });
     expect(["ok", "unavailable"]).toContain(h.body.data.sources.hyperliquid.status);
-    const w = await api("GET", "/v2/agents/{tokenAddress}/wallets", `${path}/wallets`);
+    const w = await api("GET", "/v2/agents/{agent}/wallets", `${path}/wallets`);
     const [agentW, treasuryW, perpsW] = w.body.data.items;
     const block = BigInt(w.body.data.asOf.block);
     expect(BigInt(treasuryW.balances.assets[0].amount)).toBe(
@@ -335,7 +331,7 @@ describe("writes and the agent page", () => {
     expect(res.status).toBe(200);
     const list = await api("GET", "/v2/agents", "/v2/agents?featured=true");
     expect(list.body.data.items.map((x: Body) => x.tokenAddress)).toEqual([B.token]);
-    const a = await api("GET", "/v2/agents/{tokenAddress}", `/v2/agents/${A.token}`);
+    const a = await api("GET", "/v2/agents/{agent}", `/v2/agents/${A.token}`);
     expect(a.body.data).toMatchObject({ featured: false, featuredCount: 1 });
     const [featured] = await sql`select count(*)::int as n from app.agents where featured`;
     expect(featured?.n).toBe(1);
@@ -345,7 +341,7 @@ describe("writes and the agent page", () => {
 describe("burn rate and runway", () => {
   it("follow a configured burn and signed inference.spent webhooks", async () => {
     const path = `/v2/agents/${A.token}`;
-    await api("PUT", "/v2/agents/{tokenAddress}/burn-config", `${path}/burn-config`, {
+    await api("PUT", "/v2/agents/{agent}/burn-config", `${path}/burn-config`, {
       key: A.apiKey,
       body: {
         items: [
@@ -354,7 +350,7 @@ describe("burn rate and runway", () => {
         ],
       },
     });
-    const fixedOnly = await api("GET", "/v2/agents/{tokenAddress}/burn-rate", `${path}/burn-rate`);
+    const fixedOnly = await api("GET", "/v2/agents/{agent}/burn-rate", `${path}/burn-rate`);
     expect(fixedOnly.body.data.monthlyUsd).toBe("120.5");
     // Three deliveries in three minutes through the signed cloud webhook, one of them twice:
     // the consumer rolls them up per agent-minute and a redelivery never counts twice.
@@ -384,7 +380,7 @@ describe("burn rate and runway", () => {
     const b = await waitFor(
       "the consumer's inference.spent roll-ups",
       async () => {
-        const r = await api("GET", "/v2/agents/{tokenAddress}/burn-rate", `${path}/burn-rate`);
+        const r = await api("GET", "/v2/agents/{agent}/burn-rate", `${path}/burn-rate`);
         const usage = r.body.data.items.find((i: Body) => i.provider === "openai");
         return usage?.usageEvents === 3 ? r.body.data : undefined;
       },
@@ -417,7 +413,7 @@ describe("NAV history", () => {
       async () => {
         const r = await api(
           "GET",
-          "/v2/agents/{tokenAddress}/nav-history",
+          "/v2/agents/{agent}/nav-history",
           `${path}/nav-history?interval=1h&range=7d`,
         );
         return r.body.data.points.find((p: Body) => p.status === "ok");
@@ -451,7 +447,7 @@ describe("NAV history", () => {
       async () => {
         const r = await api(
           "GET",
-          "/v2/agents/{tokenAddress}/nav-history",
+          "/v2/agents/{agent}/nav-history",
           `${path}/nav-history?range=all`,
         );
         return r.body.data.points.some((p: Body) => Date.parse(p.t) === laterHour)
@@ -472,7 +468,7 @@ describe("NAV history", () => {
     const points = (
       await api(
         "GET",
-        "/v2/agents/{tokenAddress}/nav-history",
+        "/v2/agents/{agent}/nav-history",
         `${path}/nav-history?interval=1h&range=all`,
       )
     ).body.data.points as Body[];
@@ -506,7 +502,7 @@ describe("NAV history", () => {
     const daily = (
       await api(
         "GET",
-        "/v2/agents/{tokenAddress}/nav-history",
+        "/v2/agents/{agent}/nav-history",
         `${path}/nav-history?interval=1d&range=all`,
       )
     ).body.data.points as Body[];
@@ -564,7 +560,7 @@ describe("NAV history on a pruned node", () => {
       const points = (
         await api(
           "GET",
-          "/v2/agents/{tokenAddress}/nav-history",
+          "/v2/agents/{agent}/nav-history",
           `/v2/agents/${A.token}/nav-history?range=all`,
         )
       ).body.data.points as Body[];

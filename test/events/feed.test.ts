@@ -96,14 +96,14 @@ afterAll(() => db?.stop());
 let opApp: App;
 
 const tpl = (path: string) =>
-  path.split("?")[0]?.replace(/\/v2\/agents\/[^/]+/, "/v2/agents/{tokenAddress}") as string;
+  path.split("?")[0]?.replace(/\/v2\/agents\/[^/]+/, "/v2/agents/{agent}") as string;
 async function get(path: string) {
   const r = await t.get(path);
   expect(t.check(tpl(path), r.status, r.body)).toEqual([]);
   return r;
 }
 
-describe("GET /v2/agents/{tokenAddress}/events", () => {
+describe("GET /v2/agents/{agent}/events", () => {
   it("pages newest first with an opaque cursor, stable while new events arrive", async () => {
     const first = await get(`/v2/agents/${TOKEN}/events?source=code-host`);
     expect(first.body.data.items).toHaveLength(20);
@@ -163,7 +163,7 @@ describe("GET /v2/agents/{tokenAddress}/events", () => {
       headers: { authorization: `Bearer ${ADMIN}` },
     });
     const body = (await op.json()) as { data: { items: { eventType: string; text: string }[] } };
-    expect(t.check("/v2/agents/{tokenAddress}/events", op.status, body)).toEqual([]);
+    expect(t.check("/v2/agents/{agent}/events", op.status, body)).toEqual([]);
     expect(body.data.items.map((i) => [i.eventType, i.text])).toEqual([
       ["policy.denied", "Signer denied a request: over limit"],
     ]);

@@ -81,7 +81,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
   const body = (await res.json()) as any;
   const template = path
     .split("?")[0]
-    ?.replace(/\/v2\/agents\/[^/]+/, "/v2/agents/{tokenAddress}") as string;
+    ?.replace(/\/v2\/agents\/[^/]+/, "/v2/agents/{agent}") as string;
   expect(check(template, "get", res.status, body)).toEqual([]);
   return { status: res.status, body };
 }

@@ -4,7 +4,7 @@ import { bnbUsdFeedAbi } from "../../abis/BnbUsdFeed.ts";
 import { uniswapV2PairAbi } from "../../abis/UniswapV2Pair.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
 
-// The market-data columns (issue 16) recomputed from the feed's and pairs' logs and from the
+// The market-data columns recomputed from the feed's and pairs' logs and from the
 // trade rows checkIndex has already proven equal to the chain. Shares no code with src/.
 
 const WAD = 10n ** 18n;

@@ -68,7 +68,7 @@ it("a worker killed after every saga step, and between storing and sending, resu
   expect(await client.getTransactionCount({ address: d.walletAddress })).toBe(2);
 
   // The signer holds one wallet for the agent.
-  // The store file is `{state, mac}` (integrity-checked, issue 20).
+  // The store file is `{state, mac}` (integrity-checked).
   const store = JSON.parse(readFileSync(join(dataDir, "steward", "store.json"), "utf8")).state;
   expect(
     Object.values(store.wallets).filter((w) => (w as { agentId: string }).agentId === a.agentId),

@@ -12,22 +12,19 @@ import {
   parseEther,
 } from "viem";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { signAndStore } from "../../api/deposit-launch/relayer.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { DEVNET_CHAIN_ID, type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import type { SagaContext } from "../../jobs/launch/context.ts";
-import {
-  rebroadcastRelayerTxs,
-  sendRelayerTxs,
-  settleRelayerTx,
-} from "../../jobs/launch/relayer.ts";
-import type { StoredTx } from "../../jobs/launch/row.ts";
+import { settleRelayerTx } from "../../jobs/launch/settle-relayer-tx.ts";
 import { viemChain } from "../../lib/chain.ts";
+import { createLogger } from "../../lib/logger.ts";
 import { freePort } from "../../lib/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
 } from "../../lib/postgres/embedded.ts";
+import { rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
+import { sendRelayerTxs } from "../../lib/relayer/send.ts";
 
 // The relayer's nonce across its signers: the saga's batches (worker) and deposit launches
 // (API) on one chain and one database, at once; and the saga's recovery of a transaction
@@ -51,7 +48,8 @@ beforeAll(async () => {
   sqlApi = postgres(pg.url, { max: 4, onnotice: () => {} });
   const chain: Chain = viemChain({ id: DEVNET_CHAIN_ID, name: "devnet", rpcUrls: [anvil.rpcUrl] });
   client = createPublicClient({ chain, transport: http(anvil.rpcUrl) }) as PublicClient;
-  ctx = { sql: sqlWorker, client, relayer, chain } as unknown as SagaContext;
+  const log = createLogger("test", "silent");
+  ctx = { sql: sqlWorker, log, client, relayer, chain } as unknown as SagaContext;
 }, 120_000);
 
 afterAll(async () => {
@@ -81,16 +79,8 @@ it("five saga batches and five deposit launches at once: every nonce signed once
     ),
   );
   const deposits = Array.from({ length: 5 }, (_, i) =>
-    signAndStore({
-      sql: sqlApi,
-      client,
-      relayer,
-      chainId: DEVNET_CHAIN_ID,
-      to: sink,
-      data: `0x0${i}`,
-      save: async (tx) => {
-        stored.push(tx);
-      },
+    sendRelayerTxs({ ...ctx, sql: sqlApi }, [{ to: sink, data: `0x0${i}` }], async (txs) => {
+      stored.push(...txs);
     }),
   );
   await Promise.all([...sagas, ...deposits]);

@@ -55,9 +55,9 @@ async function call(
 }
 
 const T = {
-  list: "/v2/agents/{agentId}/webhooks",
-  one: "/v2/agents/{agentId}/webhooks/{subscriptionId}",
-  rotate: "/v2/agents/{agentId}/webhooks/{subscriptionId}/rotate-secret",
+  list: "/v2/agents/{agent}/webhooks",
+  one: "/v2/agents/{agent}/webhooks/{subscriptionId}",
+  rotate: "/v2/agents/{agent}/webhooks/{subscriptionId}/rotate-secret",
 };
 
 describe("webhook subscriptions API", () => {
@@ -243,15 +243,15 @@ describe("webhook subscriptions API", () => {
       .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
       .sort();
     expect(routes).toEqual([
-      "DELETE /v2/agents/{agentId}/webhooks/{subscriptionId}",
-      "GET /v2/agents/{agentId}/webhooks",
-      "GET /v2/agents/{agentId}/webhooks/{subscriptionId}",
-      "GET /v2/agents/{agentId}/webhooks/{subscriptionId}/deliveries",
-      "PATCH /v2/agents/{agentId}/webhooks/{subscriptionId}",
-      "POST /v2/agents/{agentId}/webhooks",
-      "POST /v2/agents/{agentId}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
-      "POST /v2/agents/{agentId}/webhooks/{subscriptionId}/rotate-secret",
-      "POST /v2/agents/{agentId}/webhooks/{subscriptionId}/test",
+      "DELETE /v2/agents/{agent}/webhooks/{subscriptionId}",
+      "GET /v2/agents/{agent}/webhooks",
+      "GET /v2/agents/{agent}/webhooks/{subscriptionId}",
+      "GET /v2/agents/{agent}/webhooks/{subscriptionId}/deliveries",
+      "PATCH /v2/agents/{agent}/webhooks/{subscriptionId}",
+      "POST /v2/agents/{agent}/webhooks",
+      "POST /v2/agents/{agent}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
+      "POST /v2/agents/{agent}/webhooks/{subscriptionId}/rotate-secret",
+      "POST /v2/agents/{agent}/webhooks/{subscriptionId}/test",
     ]);
   });
 });

@@ -65,7 +65,7 @@ describe("outbound delivery: chain events, addresses, redelivery, fairness, rete
       "POST",
       `/v2/agents/${agent.agentId}/webhooks/${sub.subscriptionId}/rotate-secret`,
       agent.apiKey,
-      "/v2/agents/{agentId}/webhooks/{subscriptionId}/rotate-secret",
+      "/v2/agents/{agent}/webhooks/{subscriptionId}/rotate-secret",
     );
     await dispatcher(1);
     await insertAgentEvents({ sql: h.db.sql, events: [ev(agent.agentId)] });
@@ -112,7 +112,7 @@ describe("outbound delivery: chain events, addresses, redelivery, fairness, rete
       "POST",
       `/v2/agents/${agent.agentId}/webhooks/${sub.subscriptionId}/deliveries/${d.deliveryId}/redeliver`,
       agent.apiKey,
-      "/v2/agents/{agentId}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
+      "/v2/agents/{agent}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
     );
     expect(r.status).toBe(202);
     const got = await rx.until((x) => x.length >= 2);
@@ -122,7 +122,7 @@ describe("outbound delivery: chain events, addresses, redelivery, fairness, rete
       "POST",
       `/v2/agents/${agent.agentId}/webhooks/${sub.subscriptionId}/deliveries/whdel_nope/redeliver`,
       agent.apiKey,
-      "/v2/agents/{agentId}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
+      "/v2/agents/{agent}/webhooks/{subscriptionId}/deliveries/{deliveryId}/redeliver",
     );
     expect(missing.status).toBe(404);
   });

@@ -45,7 +45,7 @@ describe("outbound delivery", () => {
       "POST",
       `/v2/agents/${agent.agentId}/webhooks/${sub.subscriptionId}/test`,
       agent.apiKey,
-      "/v2/agents/{agentId}/webhooks/{subscriptionId}/test",
+      "/v2/agents/{agent}/webhooks/{subscriptionId}/test",
     );
     await rx.until((r) => r.some((x) => x.body.includes("webhook.test")));
     const events = rx.received.filter((x) => !x.body.includes("webhook.test"));
@@ -136,7 +136,7 @@ describe("outbound delivery", () => {
         "GET",
         `/v2/agents/${agent.agentId}/webhooks/${sub.subscriptionId}`,
         agent.apiKey,
-        "/v2/agents/{agentId}/webhooks/{subscriptionId}",
+        "/v2/agents/{agent}/webhooks/{subscriptionId}",
       );
       return r.body.data.enabled === false ? r.body.data : undefined;
     });

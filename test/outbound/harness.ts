@@ -91,7 +91,7 @@ export async function subscribe(
     "POST",
     `/v2/agents/${agent.agentId}/webhooks`,
     agent.apiKey,
-    "/v2/agents/{agentId}/webhooks",
+    "/v2/agents/{agent}/webhooks",
     body,
   );
   expect(r.status).toBe(201);
@@ -103,7 +103,7 @@ export async function deliveries(agent: { agentId: string; apiKey: string }, sub
     "GET",
     `/v2/agents/${agent.agentId}/webhooks/${subId}/deliveries?limit=100`,
     agent.apiKey,
-    "/v2/agents/{agentId}/webhooks/{subscriptionId}/deliveries",
+    "/v2/agents/{agent}/webhooks/{subscriptionId}/deliveries",
   );
   expect(r.status).toBe(200);
   // biome-ignore lint/suspicious/noExplicitAny: checked against the OpenAPI schema above

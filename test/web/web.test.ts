@@ -134,7 +134,7 @@ beforeAll(async () => {
   const webPort = await freePort();
   env = launchEnv(await isolatedEnv(), {
     // The default limits: the web server's reads count in its own budget at the API (its
-    // service key), so the browser and this test keep 127.0.0.1's anonymous one (issue 21).
+    // service key), so the browser and this test keep 127.0.0.1's anonymous one.
     WEB_PORT: String(webPort),
     WEB_URL: `http://127.0.0.1:${webPort}`,
   });

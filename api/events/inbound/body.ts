@@ -8,6 +8,7 @@ import {
 } from "../../../lib/events/catalog.ts";
 import { EVENT_CATEGORIES, EVENT_VISIBILITIES } from "../../../lib/events/store.ts";
 import type { ErrorDetail } from "../../errors.ts";
+import { parseJson } from "../../http/json-body.ts";
 
 const ROLLUP_PREFIX = "inference.spent:";
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
@@ -64,18 +65,14 @@ export type ParsedWebhook =
 
 /**
  * Parses a verified raw body for a path: the envelope, then whether the path takes the type,
- * then the type's `data` schema. Each failure names the field, for the 400 details.
+ * then the type's `data` schema. Each failure names the field, for the 400 details; a body
+ * that is not JSON throws the 400 itself.
  *
  * @example
  * const r = parseWebhookBody("code-host", raw); if (!r.ok) throw new HttpError(...)
  */
 export function parseWebhookBody(path: WebhookPath, raw: string): ParsedWebhook {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return fail([{ path: "(root)", message: "the body is not JSON" }]);
-  }
+  const json = parseJson(raw);
   const env = (WEBHOOK_SOURCES[path].types ? Envelope : Generic).safeParse(json);
   if (!env.success) return fail(issues(env.error, []));
   if (env.data.sourceEventId.startsWith(ROLLUP_PREFIX)) {

@@ -34,7 +34,7 @@ const Received = okEnvelope(
 ).openapi("WebhookReceived");
 
 /**
- * The six inbound webhooks (SPEC.md "Inbound webhooks"): signature checked on the raw body,
+ * The six inbound webhooks (docs/events.md): signature checked on the raw body,
  * then the body against its event type's schema, the agent resolved, and the request stored
  * once per (source, sourceEventId) in `app.webhook_inbox` before the 200. The consumer
  * (jobs/events) turns inbox rows into agent events. Registered before the per-IP limiter:

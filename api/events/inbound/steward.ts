@@ -4,6 +4,7 @@ import { verifyWebhookSignature } from "../../../lib/events/signature.ts";
 import { STEWARD_HEADERS, verifyStewardDelivery } from "../../../services/steward/webhooks.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
+import { parseJson } from "../../http/json-body.ts";
 
 /**
  * Steward's event types and the spec's event each becomes, per receiving path (docs/events.md
@@ -58,12 +59,7 @@ export function stewardWebhookSignature(
     }
     const v = verifyStewardDelivery({ secret, body: raw, header: (n) => c.req.header(n) });
     if (!v.ok) throw new HttpError("not_authenticated", { message: v.message });
-    let event: unknown;
-    try {
-      event = JSON.parse(raw);
-    } catch {
-      throw invalid("(root)", "the body is not JSON");
-    }
+    const event = parseJson(raw);
     if (!isRecord(event) || event.type !== v.eventType) {
       throw invalid("type", "must equal X-Steward-Event");
     }

@@ -21,7 +21,7 @@ async function value(name: string, labels: Record<string, string>): Promise<numb
 function app(env = "test", adminToken?: string) {
   const a = new Hono<AppEnv>();
   a.use(metrics({ env, adminToken }));
-  a.get("/v2/agents/:tokenAddress", (c) => c.json({ ok: true }));
+  a.get("/v2/agents/:agent", (c) => c.json({ ok: true }));
   a.use("/v2/webhooks/code-host", countWebhook("code-host"));
   a.post("/v2/webhooks/code-host", (c) => {
     if (c.req.header("x-webhook-signature") !== "good") {
@@ -36,7 +36,7 @@ function app(env = "test", adminToken?: string) {
 
 describe("metrics", () => {
   it("counts requests by route template, not by raw path, and unknown paths as unmatched", async () => {
-    const labels = { method: "GET", route: "/v2/agents/:tokenAddress", status: "200" };
+    const labels = { method: "GET", route: "/v2/agents/:agent", status: "200" };
     const before = await value("launchpad_http_requests_total", labels);
     const unmatched = { method: "GET", route: "unmatched", status: "404" };
     const before404 = await value("launchpad_http_requests_total", unmatched);

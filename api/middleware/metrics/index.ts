@@ -18,7 +18,7 @@ export type MetricsOptions = ScrapePolicy & {
 /**
  * Serves `GET /metrics` (Prometheus text format; docs/operations.md) and counts every other
  * request by method, route template and status, with its latency. The route is the template
- * that answered (`/v2/agents/:tokenAddress`), or `unmatched`: label values stay bounded
+ * that answered (`/v2/agents/:agent`), or `unmatched`: label values stay bounded
  * whatever paths clients send. Registered first, so it times the whole chain, refusals included.
  *
  * In production the endpoint answers only the operator (Bearer ADMIN_TOKEN), and is off (404)

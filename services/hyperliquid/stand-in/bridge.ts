@@ -27,9 +27,6 @@ export type BridgeSettings = {
  * exactly once. A reorg under the cursor (the block before it changed) rescans the last blocks;
  * another chain (a reset devnet: a different block 1) starts over from `startBlock`. Returns
  * the number of deposits credited.
- *
- * @example
- * const credited = await scanBridge(venue, client, settings, log);
  */
 export async function scanBridge(
   venue: Venue,

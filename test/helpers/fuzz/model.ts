@@ -14,7 +14,7 @@ export type Parameter = {
 };
 
 export type Operation = {
-  /** `GET /v2/agents/{tokenAddress}` */
+  /** `GET /v2/agents/{agent}` */
   id: string;
   method: string;
   /** The path template as the document spells it. */

@@ -23,14 +23,14 @@ export const FUZZ_SNAPSHOT_SKIP = [
   "chain_projection",
   "outbound_cursor",
   "nav_snapshots",
-  // Written by the roles on their own clock: heartbeats (issue 22), the pollers' cursors and
-  // caches (issue 19), the six-hourly policy auditor's runs (issue 20).
+  // Written by the roles on their own clock: heartbeats, the pollers' cursors and
+  // caches, the six-hourly policy auditor's runs.
   "role_heartbeats",
   "poller_state",
   "perps_accounts",
   "perps_account_hours",
   "policy_audit_runs",
-  // The launch worker prepares the wallets of registered agents (issue 17, jobs/launch/prepare.ts).
+  // The launch worker prepares the wallets of registered agents (jobs/launch/prepare.ts).
   "launch_wallets",
 ];
 
