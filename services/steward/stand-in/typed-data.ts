@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import type { TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { Emit } from "./outbox.ts";
+import { refuse } from "./refusal.ts";
 import { evaluateRules, TYPED_DATA_REQUIRED } from "./rules.ts";
-import { refuse, type VaultDeps } from "./vault.ts";
+import type { StewardStore } from "./store.ts";
 
 const bad = (error: string) => ({ ok: false as const, error });
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -17,7 +19,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * @example
  * app.post("/:agentId/sign-typed-data", typedDataRoute(deps));
  */
-export function typedDataRoute(d: VaultDeps) {
+export function typedDataRoute(d: { emit: Emit; store: StewardStore }) {
   return async (c: Context) => {
     const w = d.store.wallet(c.req.param("agentId") ?? "");
     if (!w) return c.json(bad("Agent not found"), 404);

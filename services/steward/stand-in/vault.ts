@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { type Hex, keccak256, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { PolicyResult, TxRecord } from "../protocol.ts";
+import type { TxRecord } from "../protocol.ts";
 import type { Emit } from "./outbox.ts";
+import { refuse } from "./refusal.ts";
 import { evaluateRules } from "./rules.ts";
 import type { StewardStore } from "./store.ts";
 import { typedDataRoute } from "./typed-data.ts";
@@ -145,25 +146,6 @@ export function vaultRoutes(d: VaultDeps) {
     return c.json({ ok: true, data: { signature } });
   });
   return app;
-}
-
-/** Steward's policy refusal: 403 `{txId, results}` and its `policy.violation` delivery. */
-export function refuse(
-  d: Pick<VaultDeps, "emit" | "store">,
-  // biome-ignore lint/suspicious/noExplicitAny: Hono's context of the calling route
-  c: any,
-  walletId: string,
-  txId: string,
-  results: PolicyResult[],
-  transaction?: TxRecord,
-) {
-  const ev = d.emit(walletId, "policy.violation", { txId, results });
-  d.store.record(walletId, { transaction, webhooks: ev.outgoing });
-  ev.deliver();
-  return c.json(
-    { ok: false, error: "Transaction rejected by policy", data: { txId, results } },
-    403,
-  );
 }
 
 async function signAndSend(
