@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../../lib/net.ts";
@@ -64,6 +65,8 @@ export async function startRpcProxy(
     counts.set(req.method, (counts.get(req.method) ?? 0) + 1);
     const byCaller = stats.calls[callerOf(req.method, req.params ?? [])];
     byCaller[req.method] = (byCaller[req.method] ?? 0) + 1;
+    if (process.env.RPC_PROXY_LOG)
+      appendFileSync(process.env.RPC_PROXY_LOG, `${JSON.stringify([req.method, req.params])}\n`);
     const o = overrides.get(req.method);
     if (o && (!o.match || o.match(req.params ?? [])) && o.left > 0) {
       o.left--;
