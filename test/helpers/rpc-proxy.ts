@@ -39,7 +39,8 @@ export type RpcProxy = {
  * how a node that is behind or on another fork looks to the indexer. With a `profile` it also
  * behaves like a hosted provider (test/helpers/rpc-provider.ts): a round-trip latency, a request
  * rate over which it answers 429, and eth_getLogs refused over its block range or result cap in
- * the provider's own error form.
+ * the provider's own error form. With RPC_PROXY_LOG=FILE every call (method and params) is
+ * appended to FILE, one JSON line each: who asked for what, when a count is not enough.
  *
  * @example
  * const proxy = await startRpcProxy(anvil.rpcUrl);
