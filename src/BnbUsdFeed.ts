@@ -1,22 +1,21 @@
-import { ponder } from "ponder:registry";
+import { type Context, ponder } from "ponder:registry";
 import { bnbUsd, bnbUsdLatest } from "ponder:schema";
 import { aggregatorV3Abi } from "../abis/AggregatorV3.ts";
-import { chainClient } from "./rpc.ts";
 import type { Hex } from "./settings.ts";
 import { usdRate } from "./usd.ts";
 
 /**
- * decimals() is a constant of the feed: read once per process at the latest block, with our own
- * client. Pinned to the event's block through Ponder's client it waited seconds in Ponder's RPC
- * queue behind the sync's block fetches, and failed on a devnet that no longer keeps that block's
- * state.
+ * decimals() is a constant of the feed: read once per process at the latest block through Ponder's
+ * client with `cache: "immutable"`, whose RPC cache answers it on a reindex. Pinned to the event's
+ * block it failed on a devnet that no longer keeps that block's state; it waits in Ponder's RPC
+ * queue once per process.
  */
 const decimalsOf = new Map<Hex, Promise<number>>();
-function feedDecimals(address: Hex): Promise<number> {
+function feedDecimals(context: Context, address: Hex): Promise<number> {
   let known = decimalsOf.get(address);
   if (!known) {
-    known = chainClient
-      .readContract({ address, abi: aggregatorV3Abi, functionName: "decimals" })
+    known = context.client
+      .readContract({ address, abi: aggregatorV3Abi, functionName: "decimals", cache: "immutable" })
       .then(Number);
     known.catch(() => decimalsOf.delete(address));
     decimalsOf.set(address, known);
@@ -25,7 +24,7 @@ function feedDecimals(address: Hex): Promise<number> {
 }
 
 ponder.on("BnbUsdFeed:AnswerUpdated", async ({ event, context }) => {
-  const decimals = await feedDecimals(event.log.address);
+  const decimals = await feedDecimals(context, event.log.address);
   await context.db
     .insert(bnbUsd)
     .values({

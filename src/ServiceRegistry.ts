@@ -1,7 +1,6 @@
 import { type Context, ponder } from "ponder:registry";
 import { identity, identityChange, registryAgent, token, watchedWallet } from "ponder:schema";
-import { identityRegistryAbi } from "../abis/IdentityRegistry.ts";
-import { unlessReverted } from "./rpc.ts";
+import { agentState } from "./agent-state.ts";
 import { type Hex, logId, lower, settings, ZERO } from "./settings.ts";
 
 type Agent = { owner: Hex | null; agentURI: string; agentWallet: Hex | null };
@@ -12,31 +11,23 @@ type Agent = { owner: Hex | null; agentURI: string; agentWallet: Hex | null };
  * read, so a fresh index of an old devnet (anvil keeps 64 past states) needs no state at an old
  * block, and the link costs no round trip through Ponder's RPC queue. Otherwise (BSC, whose
  * registry predates the index) a read pinned to the event's block through Ponder's client, whose
- * RPC cache serves a reindex.
+ * RPC cache serves a reindex (src/agent-state.ts).
  */
 async function readAgent(
   context: Context,
   registry: Hex,
   agentId: bigint,
+  blockHash: Hex,
 ): Promise<Agent | undefined> {
   const known = await context.db.find(registryAgent, { agentId });
   if (known || settings.identityEventsComplete) return known ?? undefined;
-  const read = <T>(functionName: string) =>
-    unlessReverted(
-      context.client.readContract({
-        address: registry,
-        abi: identityRegistryAbi,
-        functionName: functionName as never,
-        args: [agentId] as never,
-      }),
-    ).then((v) => v as T | undefined);
-  const [owner, uri, wallet] = await Promise.all([
-    read<Hex>("ownerOf"),
-    read<string>("tokenURI"),
-    read<Hex>("getAgentWallet"),
-  ]);
-  if (!owner) return undefined;
-  return { owner: lower(owner), agentURI: uri ?? "", agentWallet: wallet ? lower(wallet) : null };
+  const read = await agentState(context, registry, agentId, blockHash);
+  if (!read) return undefined;
+  return {
+    owner: lower(read.owner),
+    agentURI: read.agentURI ?? "",
+    agentWallet: read.agentWallet ? lower(read.agentWallet) : null,
+  };
 }
 
 // A registration names a service token before it exists (the saga registers, then creates).
@@ -76,7 +67,7 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     await context.db.update(identity, { agentId: a.agentId }).set({ treasury });
     return;
   }
-  const agent = await readAgent(context, registry, a.agentId);
+  const agent = await readAgent(context, registry, a.agentId, event.block.hash);
   if (!agent?.owner) return;
   const agentWallet = agent.agentWallet && agent.agentWallet !== ZERO ? agent.agentWallet : null;
   await context.db.insert(identity).values({

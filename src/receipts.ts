@@ -24,7 +24,9 @@
 // historical sync, and a handler's request waited there behind `eth_getBlockByNumber` calls of
 // 500 transactions (seconds each on the bench), once per block. While blocks with trades come one
 // after another (a backfill), the next blocks are read ahead by number and used only if their
-// logs carry the hash Ponder delivers.
+// logs carry the hash Ponder delivers. Ponder's RPC cache keeps no `eth_getLogs`, so the logs a
+// handler confirmed are kept by block hash in Postgres (src/log-cache.ts) and read from there
+// first: a reindex reads no block's logs from the node, and reads ahead only from that cache.
 import { setTimeout as sleep } from "node:timers/promises";
 import { getAbiItem, type Hex, numberToHex, toEventSelector } from "viem";
 import { safeL2Abi } from "../abis/SafeL2.ts";
@@ -32,6 +34,7 @@ import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
 import { LaunchpadError } from "../lib/errors.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
+import { cachedLogs, keepLogs, topicsKey } from "./log-cache.ts";
 import { chainClient } from "./rpc.ts";
 import { settings } from "./settings.ts";
 
@@ -80,6 +83,26 @@ export const LOG_TOPICS: Hex[] = [
 /** The block's logs of LOG_TOPICS (null: the node does not know the block). */
 const readLogs = (filter: LogFilter) =>
   request({ method: "eth_getLogs", params: [{ ...filter, topics: [LOG_TOPICS] }] });
+const TOPICS_KEY = topicsKey(LOG_TOPICS);
+
+/** A block's logs and where they came from (null: nobody knows the block). */
+type Read = { logs: RawLog[]; cached: boolean } | null;
+
+/** From the log cache, else (when `node`) from the node. */
+async function readCachedOrNode(
+  where: { hash: Hex } | { number: bigint },
+  node: boolean,
+): Promise<Read> {
+  const cached = await cachedLogs(where, TOPICS_KEY);
+  if (cached) return { logs: cached, cached: true };
+  if (!node) return null;
+  const filter =
+    "hash" in where
+      ? { blockHash: where.hash }
+      : { fromBlock: numberToHex(where.number), toBlock: numberToHex(where.number) };
+  const logs = await readLogs(filter);
+  return logs ? { logs, cached: false } : null;
+}
 
 /** One Transfer of a token in the block: enough to tell market transfers apart. */
 export type BlockTransfer = { tx: Hex; logIndex: number; from: Hex; to: Hex };
@@ -93,12 +116,16 @@ export type BlockReceipts = {
   transfers: (token: Hex) => BlockTransfer[];
   /** The tokens TokenManager2 created in the block (TokenCreate), lowercase, in log order. */
   created: () => Hex[];
+  /** A handler found its transaction here: logs read from the node are kept (once). */
+  confirm: () => void;
 };
 
 const memo = new Map<Hex, Promise<BlockReceipts>>();
 /** Receipts read ahead by block number (unchecked until a handler asks for that block's hash). */
-const ahead = new Map<bigint, Promise<RawLog[] | null>>();
+const ahead = new Map<bigint, Promise<Read>>();
 let lastNumber: bigint | undefined;
+/** The last block's logs came from the cache (a reindex): read ahead from the cache only. */
+let lastCached = false;
 
 /** The RPC still answered for another block than asked after every retry (fatal to Ponder). */
 export class ReceiptMismatchError extends LaunchpadError<"RECEIPT_MISMATCH"> {
@@ -124,7 +151,10 @@ export async function readBlockReceipts(
     if (attempt > 0) await sleep(RECEIPT_LIMITS.backoffMs * 2 ** (attempt - 1));
     try {
       const receipts = await blockReceipts(block);
-      if (receipts.logs(txHash)) return receipts;
+      if (receipts.logs(txHash)) {
+        receipts.confirm();
+        return receipts;
+      }
       memo.delete(block.hash);
       last = new ReceiptMismatchError(`no receipt of ${txHash} in block ${block.hash}`);
     } catch (error) {
@@ -142,14 +172,15 @@ function blockReceipts(block: { hash: Hex; number: bigint }): Promise<BlockRecei
   const early = ahead.get(block.number);
   ahead.delete(block.number);
   const pending = (async () => {
-    const read = early ? await early.catch(() => null) : null;
+    const got = early ? await early.catch(() => null) : null;
     // Read ahead by number: usable only if it is this very block (not another fork's, not empty).
-    const raw =
-      read && read.length > 0 && read.every((r) => r.blockHash === blockHash)
-        ? read
-        : await readLogs({ blockHash });
-    if (!raw) throw new ReceiptMismatchError(`no receipts for block ${blockHash}`);
-    return indexLogs(blockHash, raw);
+    const read =
+      got && got.logs.length > 0 && got.logs.every((r) => r.blockHash === blockHash)
+        ? got
+        : await readCachedOrNode({ hash: blockHash }, true);
+    if (!read) throw new ReceiptMismatchError(`no receipts for block ${blockHash}`);
+    lastCached = read.cached;
+    return indexLogs(block, read);
   })();
   pending.catch(() => memo.delete(blockHash));
   memo.set(blockHash, pending);
@@ -159,7 +190,7 @@ function blockReceipts(block: { hash: Hex; number: bigint }): Promise<BlockRecei
     for (let k = 1n; k <= BigInt(RECEIPT_LIMITS.readAhead); k++) {
       const n = block.number + k;
       if (ahead.has(n)) continue;
-      const next = readLogs({ fromBlock: numberToHex(n), toBlock: numberToHex(n) });
+      const next = readCachedOrNode({ number: n }, !lastCached);
       next.catch(() => undefined);
       ahead.set(n, next);
     }
@@ -170,7 +201,10 @@ function blockReceipts(block: { hash: Hex; number: bigint }): Promise<BlockRecei
 }
 
 /** Logs by transaction (only those of this block) and Transfer logs by token, built lazily. */
-function indexLogs(blockHash: Hex, raw: RawLog[]): BlockReceipts {
+function indexLogs(block: { hash: Hex; number: bigint }, read: NonNullable<Read>): BlockReceipts {
+  const { hash: blockHash } = block;
+  const raw = read.logs;
+  let kept = read.cached;
   const byTx = new Map<Hex, RawLog[]>();
   for (const log of raw) {
     if (log.blockHash !== blockHash) continue;
@@ -182,6 +216,11 @@ function indexLogs(blockHash: Hex, raw: RawLog[]): BlockReceipts {
   let byToken: Map<Hex, BlockTransfer[]> | undefined;
   return {
     hash: blockHash,
+    confirm: () => {
+      if (kept) return;
+      kept = true;
+      keepLogs(block, TOPICS_KEY, raw);
+    },
     logs: (txHash) => byTx.get(txHash),
     transfers: (token) => {
       if (!byToken) {

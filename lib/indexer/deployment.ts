@@ -5,6 +5,11 @@ import { getMeta, setMeta } from "../db/meta.ts";
 /** Prefix of Ponder deployment schemas; a reindex builds the next one beside the live one. */
 export const INDEXER_SCHEMA_PREFIX = "indexer_";
 const LIVE_KEY = "indexer.live";
+/**
+ * The block logs the handlers read (src/log-cache.ts): beside the deployments, not one of them, so
+ * a reindex reads them from here; dropped with Ponder's RPC cache when the chain is reset.
+ */
+export const LOG_CACHE_SCHEMA = "log_cache";
 
 /**
  * One Ponder deployment: the schema it writes and the block it started from. The start block

@@ -3,13 +3,14 @@ import { readChainIdentity } from "../chain.ts";
 import type { Sql } from "../db/client.ts";
 import { getMeta, setMeta } from "../db/meta.ts";
 import type { Logger } from "../logger.ts";
-import { clearLiveDeployment, INDEXER_SCHEMA_PREFIX } from "./deployment.ts";
+import { clearLiveDeployment, INDEXER_SCHEMA_PREFIX, LOG_CACHE_SCHEMA } from "./deployment.ts";
 
 /**
  * Ties the index to the chain it was built from. Ponder caches RPC results in `ponder_sync`
  * by chain id only, so a devnet that was reset (same id 56, new genesis) would be indexed on
  * top of the old chain's cache. When the chain's identity (see `readChainIdentity`) differs from the one recorded, every
- * indexer schema, the views schema and the RPC cache are dropped before Ponder starts.
+ * indexer schema, the views schema and the RPC caches (Ponder's and the handlers' block logs) are
+ * dropped before Ponder starts.
  * (The meta key keeps its historical name, `chain.genesis`.)
  *
  * @returns true when the index was reset.
@@ -38,7 +39,7 @@ export async function resetIndexIfChainChanged(p: {
     const schemas = await p.sql<{ name: string }[]>`
       select schema_name as name from information_schema.schemata
       where schema_name like ${`${INDEXER_SCHEMA_PREFIX}%`}
-         or schema_name in (${p.viewsSchema}, 'ponder_sync')`;
+         or schema_name in (${p.viewsSchema}, 'ponder_sync', ${LOG_CACHE_SCHEMA})`;
     await p.sql.begin(async (tx) => {
       for (const { name } of schemas) await tx.unsafe(`drop schema if exists "${name}" cascade`);
       await clearLiveDeployment(tx);

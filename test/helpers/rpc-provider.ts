@@ -100,13 +100,15 @@ function blockOf(tag: string | undefined, head: number): number {
 /**
  * Whose call this is, by its shape: the handlers' own reads (src/receipts.ts reads a block's
  * logs by topic with no address; contract reads are eth_call, through Ponder's client or ours)
- * or Ponder's sync (its log filters name our contracts; blocks, the head, the chain id).
+ * or Ponder's sync (its log filters name our contracts, its live blocks' logs are read by hash
+ * alone; blocks, the head, the chain id).
  */
 export function callerOf(method: string, params: unknown[]): "ponder" | "handlers" {
   if (method === "eth_call") return "handlers";
   if (method === "eth_getLogs") {
-    const f = (params[0] ?? {}) as { address?: unknown };
-    return f.address === undefined || f.address === null ? "handlers" : "ponder";
+    const f = (params[0] ?? {}) as { address?: unknown; topics?: unknown };
+    const byTopic = f.topics !== undefined && f.topics !== null;
+    return byTopic && (f.address === undefined || f.address === null) ? "handlers" : "ponder";
   }
   return "ponder";
 }

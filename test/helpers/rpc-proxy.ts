@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../../lib/net.ts";
@@ -38,7 +39,8 @@ export type RpcProxy = {
  * how a node that is behind or on another fork looks to the indexer. With a `profile` it also
  * behaves like a hosted provider (test/helpers/rpc-provider.ts): a round-trip latency, a request
  * rate over which it answers 429, and eth_getLogs refused over its block range or result cap in
- * the provider's own error form.
+ * the provider's own error form. With RPC_PROXY_LOG=FILE every call (method and params) is
+ * appended to FILE, one JSON line each: who asked for what, when a count is not enough.
  *
  * @example
  * const proxy = await startRpcProxy(anvil.rpcUrl);
@@ -64,6 +66,8 @@ export async function startRpcProxy(
     counts.set(req.method, (counts.get(req.method) ?? 0) + 1);
     const byCaller = stats.calls[callerOf(req.method, req.params ?? [])];
     byCaller[req.method] = (byCaller[req.method] ?? 0) + 1;
+    if (process.env.RPC_PROXY_LOG)
+      appendFileSync(process.env.RPC_PROXY_LOG, `${JSON.stringify([req.method, req.params])}\n`);
     const o = overrides.get(req.method);
     if (o && (!o.match || o.match(req.params ?? [])) && o.left > 0) {
       o.left--;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOG_CACHE_SCHEMA } from "../../lib/indexer/deployment.ts";
 import { type IndexerWorld, startIndexerWorld } from "../helpers/indexer-world.ts";
 import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy.ts";
 import { type RunScenarioReturnType, runScenario } from "../helpers/scenario.ts";
@@ -59,6 +60,8 @@ describe("receipts from a node that disagrees", () => {
   }, 150_000);
 
   it("a node that keeps disagreeing: Ponder does not retry, it exits; restarted, it resumes and loses nothing", async () => {
+    // Nothing kept from the run above (src/log-cache.ts): every block's logs come from the node.
+    await w.sql.unsafe(`drop schema if exists ${LOG_CACHE_SCHEMA} cascade`);
     proxy.override("eth_getLogs", null, Number.POSITIVE_INFINITY, handlerRead);
     const run = await ponder("rcpt_fatal");
     const exited = await new Promise<number | null>((resolve) => {
