@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { StewardApiError, StewardClient } from "@stwd/sdk";
 import { pino } from "pino";
-import { createWalletClient, type Hex, http, parseEther, verifyMessage } from "viem";
+import {
+  createWalletClient,
+  type Hex,
+  http,
+  parseEther,
+  verifyMessage,
+  verifyTypedData,
+} from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_MNEMONIC, startAnvil } from "../../../devnet/anvil.ts";
@@ -187,6 +194,53 @@ describe("the stand-in, driven by @stwd/sdk", () => {
     const bad = [{ id: "x", type: "no-such-rule", enabled: true, config: {} }];
     expect((await failure(sdk().setPolicies(agentId, bad as never))).status).toBe(400);
     expect(await sdk().getPolicies(agentId)).toEqual(rules);
+  });
+
+  it("signs typed data only under a typed-data rule that allows its domain (Hyperliquid's)", async () => {
+    // Hyperliquid's L1 action signature, as our venue orders have Steward sign it.
+    const typed = {
+      domain: {
+        name: "Exchange",
+        version: "1",
+        chainId: 1337,
+        verifyingContract: "0x0000000000000000000000000000000000000000" as Hex,
+      },
+      types: {
+        Agent: [
+          { name: "source", type: "string" },
+          { name: "connectionId", type: "bytes32" },
+        ],
+      },
+      primaryType: "Agent",
+      value: { source: "a", connectionId: `0x${"11".repeat(32)}` },
+    };
+    const before = await sdk().getPolicies(agentId);
+    // No typed-data rule: Steward signs no typed data.
+    await sdk().setPolicies(agentId, []);
+    expect((await failure(sdk().signTypedData(agentId, typed))).status).toBe(403);
+    // @stwd/sdk 0.8.1's PolicyType predates the server's `typed-data` rule; the call is the same.
+    const typedDataRule = {
+      id: "hl",
+      type: "typed-data",
+      enabled: true,
+      config: { allowedDomainNames: ["Exchange"], allowedChainIds: [1337] },
+    };
+    await sdk().setPolicies(agentId, [typedDataRule as never]);
+    const { signature } = await sdk().signTypedData(agentId, typed);
+    expect(
+      await verifyTypedData({
+        address,
+        domain: typed.domain,
+        types: typed.types,
+        primaryType: "Agent",
+        message: typed.value,
+        signature: signature as Hex,
+      }),
+    ).toBe(true);
+    // Another domain is refused with Steward's policy refusal.
+    const other = { ...typed, domain: { ...typed.domain, name: "Other" } };
+    expect((await failure(sdk().signTypedData(agentId, other))).status).toBe(403);
+    await sdk().setPolicies(agentId, before);
   });
 
   it("registers a webhook (secret shown once) and delivers in Steward's own signed format", async () => {
