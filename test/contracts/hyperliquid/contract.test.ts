@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -7,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHyperliquidClient } from "../../../services/hyperliquid/client.ts";
 import { Fill, signL1Action } from "../../../services/hyperliquid/protocol.ts";
 import { startHyperliquidStandIn } from "../../../services/hyperliquid/stand-in/start.ts";
+import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 
 // Answers recorded out of Hyperliquid's API docs, the Python SDK's recordings of the live
@@ -16,12 +15,12 @@ import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 const fx = <B = unknown>(name: string) => recorded<B>(new URL(".", import.meta.url), name);
 const U = "0x5e9ee1089755c3435139848e47e6635505d5a13a";
 
-let server: Server;
+let server: ReplayServer;
 let url = "";
 /** `info:<type>` or `exchange` → the fixture to answer with. */
 let routes: Record<string, Recorded> = {};
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await replayServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
@@ -35,10 +34,9 @@ beforeAll(async () => {
       res.end(text);
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const replay = (r: Record<string, string>) => {
   routes = Object.fromEntries(Object.entries(r).map(([k, name]) => [k, fx(name)]));

@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { type Hex, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -9,6 +7,7 @@ import { createSafeTxServiceClient } from "../../../services/safe-tx-service/cli
 import { SafeApiKit } from "../../../services/safe-tx-service/kits.ts";
 import { safeTxHash } from "../../../services/safe-tx-service/protocol.ts";
 import { startSafeTxServiceStandIn } from "../../../services/safe-tx-service/stand-in/start.ts";
+import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 
 // Answers recorded out of the Safe Transaction Service's source (each fixture names the
@@ -20,12 +19,12 @@ const fx = <B = Record<string, unknown>>(name: string) =>
   recorded<B>(new URL(".", import.meta.url), name);
 const SAFE = "0xc318aE71DF18DAfd8FbD063284586ea242aa3D51";
 
-let server: Server;
+let server: ReplayServer;
 let url = "";
 let routes: Record<string, Recorded> = {};
 beforeAll(async () => {
   // The recorded service: answers each path with its fixture (query strings ignored).
-  server = createServer((req, res) => {
+  server = await replayServer((req, res) => {
     const path = (req.url ?? "").split("?")[0] as string;
     // Django's APPEND_SLASH, as the service answers a path without its slash.
     if (!path.endsWith("/") && routes[`${path}/`]) {
@@ -37,10 +36,9 @@ beforeAll(async () => {
     res.writeHead(f?.response.status ?? 599, { "content-type": "application/json" });
     res.end(JSON.stringify(f?.response.body ?? { detail: `no fixture for ${path}` }));
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const replay = (...names: string[]) => {
   routes = Object.fromEntries(

@@ -1,10 +1,10 @@
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createXClient, createXReadClient, XRateLimited } from "../../../services/x/client.ts";
 import { createXStandIn } from "../../../services/x/stand-in/server.ts";
+import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 
 // Answers recorded out of the X API v2 reference and its OpenAPI (each fixture says which):
@@ -15,11 +15,11 @@ const fx = <B = Record<string, unknown>>(name: string) =>
   recorded<B>(new URL(".", import.meta.url), name);
 const RESET = 1_900_000_000;
 
-let server: Server;
+let server: ReplayServer;
 let url = "";
 let routes: Record<string, Recorded> = {};
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await replayServer((req, res) => {
     const path = `${req.method} ${(req.url ?? "").split("?")[0]}`;
     const f = routes[path];
     const status = f?.response.status ?? 599;
@@ -35,10 +35,9 @@ beforeAll(async () => {
     });
     res.end(JSON.stringify(f?.response.body ?? { title: `no fixture for ${path}` }));
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const replay = (...names: string[]) => {
   routes = Object.fromEntries(
