@@ -32,12 +32,22 @@ describe("a stop and start carries on", () => {
     const dataDir = env.LAUNCHPAD_DATA_DIR as string;
     const bsc = `http://127.0.0.1:${env.DEVNET_PORT}`;
     const arb = `http://127.0.0.1:${env.ARBITRUM_DEVNET_PORT}`;
+    /** One JSON-RPC call; sent again while the devnet restarts anvil (a refused connection). */
     const rpc = async (url: string, method: string, params: unknown[] = []) => {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      });
+      const send = () =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        });
+      let res: Response | undefined;
+      for (let attempt = 0; !res; attempt++) {
+        res = await send().catch(async (error: unknown) => {
+          if (attempt >= 40) throw error;
+          await new Promise((r) => setTimeout(r, 250));
+          return undefined;
+        });
+      }
       const body = (await res.json()) as { result?: unknown; error?: { message: string } };
       if (body.error) throw new Error(`${method}: ${body.error.message}`);
       return body.result;
