@@ -201,7 +201,15 @@ describe("a stop and start carries on", () => {
       at = await head(bsc).catch(() => at);
     }
     expect(restarted()).toBe(true);
-    await reaches(stack as Stack, await heads(), 90_000);
+    // Ponder replays the burst live, block by block: within 90 s on an idle machine (measured
+    // twice with 5,000 blocks), not with another stack test running beside it; what this
+    // proves is that it catches up at all (it never did before: docs/devnet-state.md).
+    const burstAt = Date.now();
+    const target = await heads();
+    await reaches(stack as Stack, target, 300_000);
+    process.stdout.write(
+      `after a burst of ${target.bsc - start} blocks across an anvil restart: caught up in ${Date.now() - burstAt} ms\n`,
+    );
     expect(await exact()).toEqual([]);
 
     expect(await (stack as Stack).stop()).toBe(0);
