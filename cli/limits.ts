@@ -46,6 +46,3 @@ export const CLI_LIMITS = {
   /** How often `launchpad reindex` prints its progress. */
   progressEveryMs: 2_000,
 } as const;
-
-/** The agent page waits this long for the signer's policy before saying it is unavailable. */
-export const POLICY_READ_TIMEOUT_MS = 2_000;

@@ -45,8 +45,6 @@ export const STEWARD_LIMITS = {
   webhookTimeoutMs: 5_000,
   /** How often undelivered webhooks are sent again. */
   outboxRetryMs: 2_000,
-  /** Venue reads for a perps decision (meta, positions, marks, fills). */
-  venueTimeoutMs: 5_000,
   /** A launch step polls a transaction Steward holds for manual approval this long... */
   approvalWaitMs: 30_000,
   /** ...this often; after the wait the step fails and its retry polls again (same key). */
