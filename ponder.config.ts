@@ -28,7 +28,8 @@ const arbitrum = resolveArbitrum(loadConfig());
 
 // The subscription stays bounded to the service's own tokens: a token is followed only once the
 // ServiceRegistry names it (or a deposit launch predicts it). Ponder matches a child's logs from
-// the block of the factory event on, and the saga registers before it creates, so the mint is seen.
+// the block of the factory event on; the saga registers after it creates, and the registration
+// handler replays the token's earlier logs (src/before-registration.ts).
 /** Requests in flight to a chain's node: a devnet's local anvil is the one that chokes. */
 const rpcConcurrency = (devnet: boolean) =>
   devnet ? INDEXER_RPC_LIMITS.concurrency : INDEXER_RPC_LIMITS.remoteConcurrency;

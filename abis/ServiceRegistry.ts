@@ -19,6 +19,11 @@ export const serviceRegistryAbi = [
   },
   {
     inputs: [],
+    name: "NotCreatedYet",
+    type: "error",
+  },
+  {
+    inputs: [],
     name: "NotRegistrar",
     type: "error",
   },
@@ -114,6 +119,12 @@ export const serviceRegistryAbi = [
         name: "agentId",
         type: "uint256",
       },
+      {
+        indexed: false,
+        internalType: "uint64",
+        name: "createdBlock",
+        type: "uint64",
+      },
     ],
     name: "ServiceTokenRegistered",
     type: "event",
@@ -147,6 +158,11 @@ export const serviceRegistryAbi = [
         internalType: "uint256",
         name: "agentId",
         type: "uint256",
+      },
+      {
+        internalType: "uint64",
+        name: "createdBlock",
+        type: "uint64",
       },
       {
         internalType: "uint64",
@@ -215,6 +231,11 @@ export const serviceRegistryAbi = [
         internalType: "uint256",
         name: "agentId",
         type: "uint256",
+      },
+      {
+        internalType: "uint64",
+        name: "createdBlock",
+        type: "uint64",
       },
     ],
     name: "registerToken",

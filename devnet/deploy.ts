@@ -204,7 +204,7 @@ async function deployAll(
       treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
     },
   ]);
-  // The launch saga (relayer account) registers each service token before creating it.
+  // The launch saga (relayer account) registers each service token once it is created.
   const serviceRegistry = ours("ServiceRegistry", [accounts.relayer.address]);
   for (const t of DEVNET_DEFAULTS.tiers) {
     const data = encodeFunctionData({

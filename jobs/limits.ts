@@ -54,18 +54,12 @@ export const LAUNCH_LIMITS = {
   /** A relayer transaction dropped (its nonce used by another) is signed anew at most this often. */
   relayerResends: 2,
   /**
-   * The ServiceRegistry entry goes out in the same block as createToken and must be mined
-   * before it (the indexer follows the token from the entry on): it pays this much more gas
-   * price than the node's quote, which createToken pays, so block builders order it first.
+   * Gas units the launch preview budgets for the ServiceRegistry entry (about 150k measured by
+   * test/launch/launch.test.ts, with headroom): it cannot be estimated before the token exists.
    */
-  registerGasPriceBumpPercent: 25,
+  registerGasUnits: 200_000n,
   /** Gas units the agent wallet is funded for (identity registration and createToken). */
   fundGasUnits: 6_000_000n,
-  /** Tax terms of every launch (api/AGENT.md): 2% buy, 2% sell. */
-  buyTaxBps: 200,
-  sellTaxBps: 200,
-  /** Share of each tax paid to the treasury (the rest goes to the platform). */
-  treasuryShareBps: 5000,
   /**
    * Gas units of the wallet's identity registration (about 250k measured, with headroom): a
    * wallet holding this much gas money registers in its launch's first block.

@@ -150,7 +150,7 @@ try {
     await client.getTransactionCount({ address: roles.relayer.address }),
   );
 
-  // Tokens: registered, then created, in batches.
+  // Tokens: created in one block, registered in the next (as the launch saga does).
   const t0 = Date.now();
   const creators = Array.from({ length: TOKENS }, (_, i) => key(`creator${i}`));
   const traders = Array.from({ length: TRADERS }, (_, i) => key(`trader${i}`));
@@ -158,7 +158,7 @@ try {
     await test.setBalance({ address: a.address, value: parseEther("1000000") });
   }
   const tokens: Address[] = [];
-  const reg: Hex[] = [];
+  const registers: ((createdBlock: bigint) => StoryCall)[] = [];
   const create: Hex[] = [];
   for (let i = 0; i < TOKENS; i++) {
     const creator = creators[i] as Acct;
@@ -174,12 +174,15 @@ try {
       agentId: 0n,
     });
     tokens.push(calls.token);
-    reg.push(await raw(roles.relayer, calls.register));
+    registers.push(calls.register);
     create.push(await raw(creator, calls.create));
   }
-  await sendAll(reg);
-  await mine();
   await sendAll(create);
+  await mine();
+  const createdBlock = await client.getBlockNumber({ cacheTime: 0 });
+  const reg: Hex[] = [];
+  for (const register of registers) reg.push(await raw(roles.relayer, register(createdBlock)));
+  await sendAll(reg);
   await mine();
 
   const buy = (i: number) => {

@@ -180,8 +180,9 @@ try {
       `identity-prepared ${at(end("identity-prepared"))} (+${await block(r.identity)})`,
       `block +1 at ${next(1n)}`,
       `funding-mined ${at(end("funding-mined"))}`,
-      `create-sent ${at(end("create-sent"))} (register +${await block(r.register)}, create +${created - asked.headBlock})`,
+      `create-sent ${at(end("create-sent"))} (create +${created - asked.headBlock})`,
       `block +2 at ${next(2n)}`,
+      `register-mined ${at(end("register-mined"))} (register +${await block(r.register)})`,
     ].join(", ");
   }
   const ok = results.filter((r) => r.status === 200).length;

@@ -1,6 +1,7 @@
 import { type Context, ponder } from "ponder:registry";
 import { identity, identityChange, registryAgent, token, watchedWallet } from "ponder:schema";
 import { agentState } from "./agent-state.ts";
+import { replayBeforeRegistration } from "./before-registration.ts";
 import { type Hex, logId, lower, settings, ZERO } from "./settings.ts";
 
 type Agent = { owner: Hex | null; agentURI: string; agentWallet: Hex | null };
@@ -30,7 +31,8 @@ async function readAgent(
   };
 }
 
-// A registration names a service token before it exists (the saga registers, then creates).
+// A registration names a service token after its creation (the saga creates, then registers):
+// the token's row, its treasury and identity, then its logs from the creation block on.
 ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) => {
   const a = event.args;
   const address = lower(a.token);
@@ -49,9 +51,6 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     .insert(watchedWallet)
     .values({ address: treasury, role: "treasury", agentId: a.agentId, token: address })
     .onConflictDoNothing();
-  // The identity row starts from the agent's state at this link (readAgent), then follows the
-  // registry's events.
-  const registry = context.contracts.IdentityRegistry.address as `0x${string}`;
   // The link is the identity's first fact in the agent's feed (identity.registered).
   await context.db.insert(identityChange).values({
     id: logId(event.transaction.hash, event.log.logIndex),
@@ -62,27 +61,48 @@ ponder.on("ServiceRegistry:ServiceTokenRegistered", async ({ event, context }) =
     timestamp: event.block.timestamp,
     txHash: event.transaction.hash,
   });
-  const existing = await context.db.find(identity, { agentId: a.agentId });
+  await linkIdentity(context, a.agentId, treasury, event.block.number, event.block.hash);
+  // Last: the replayed transfers see the treasury and the agent wallet as watched wallets.
+  await replayBeforeRegistration(context, {
+    token: address,
+    createdBlock: a.createdBlock,
+    registration: { block: event.block, logIndex: event.log.logIndex },
+  });
+});
+
+/**
+ * The identity row starts from the agent's state at this link (readAgent), then follows the
+ * registry's events; a known identity only learns its treasury.
+ */
+async function linkIdentity(
+  context: Context,
+  agentId: bigint,
+  treasury: Hex,
+  blockNumber: bigint,
+  blockHash: Hex,
+) {
+  const existing = await context.db.find(identity, { agentId });
   if (existing) {
-    await context.db.update(identity, { agentId: a.agentId }).set({ treasury });
+    await context.db.update(identity, { agentId }).set({ treasury });
     return;
   }
-  const agent = await readAgent(context, registry, a.agentId, event.block.hash);
+  const registry = context.contracts.IdentityRegistry.address as `0x${string}`;
+  const agent = await readAgent(context, registry, agentId, blockHash);
   if (!agent?.owner) return;
   const agentWallet = agent.agentWallet && agent.agentWallet !== ZERO ? agent.agentWallet : null;
   await context.db.insert(identity).values({
-    agentId: a.agentId,
+    agentId,
     owner: agent.owner,
     agentURI: agent.agentURI,
     agentWallet,
     treasury,
     metadata: {},
-    linkedBlock: event.block.number,
+    linkedBlock: blockNumber,
   });
   if (agentWallet) {
     await context.db
       .insert(watchedWallet)
-      .values({ address: agentWallet, role: "agent_wallet", agentId: a.agentId })
+      .values({ address: agentWallet, role: "agent_wallet", agentId })
       .onConflictDoNothing();
   }
-});
+}

@@ -62,7 +62,8 @@ async function onMint(
   if (tok.createdBlock !== null) return;
   if (tok.origin === "registry") {
     const created = findTokenCreate(receipts.logs(tx) ?? [], tok.address);
-    if (!created) return;
+    // Ours only if the wallet the registry names created it.
+    if (!created || lower(created.creator) !== tok.creator) return;
     const info = await curveAtCreation(context, tok.address, block, receipts);
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,
@@ -107,7 +108,8 @@ const touchesMarket = (tok: TokenRow, from: Hex, to: Hex) =>
 const marketTransfers = (receipts: BlockReceipts, tok: TokenRow) =>
   receipts.transfers(tok.address).filter((t) => touchesMarket(tok, t.from, t.to));
 
-async function onTransfer(
+/** A Transfer of a service token (also replayed by src/before-registration.ts). */
+export async function onTransfer(
   { event, context }: { event: TransferEvent; context: Context },
   origin: TokenRow["origin"],
 ) {
@@ -116,9 +118,10 @@ async function onTransfer(
   const to = lower(event.args.to);
   const value = event.args.value;
   let tok = await context.db.find(token, { address });
-  // A registered token always has its row (registration comes first); a launch token gets it
-  // from its LaunchCreated. Anything else is not ours, and each token is handled by the one
-  // contract (ServiceToken or LaunchToken) of its origin.
+  // A registered token has its row from its registration, which replays the logs before it
+  // (src/before-registration.ts); a launch token gets it from its LaunchCreated. Anything else
+  // is not ours, and each token is handled by the one contract (ServiceToken or LaunchToken) of
+  // its origin.
   if (!tok || tok.origin !== origin) return;
   if (from === ZERO) tok = { ...tok, totalSupply: tok.totalSupply + value };
   if (from === ZERO && tok.origin === "launch") {
@@ -178,7 +181,7 @@ async function onTransfer(
   }
 }
 
-type TransferEvent = {
+export type TransferEvent = {
   args: { from: Hex; to: Hex; value: bigint };
   log: { address: Hex; logIndex: number };
   block: { number: bigint; timestamp: bigint; hash: Hex };
@@ -193,7 +196,7 @@ ponder.on("LaunchToken:Transfer", (e) => onTransfer(e, "launch"));
  * recipient its share in BNB at once (`quoteFounder`); the recipient is the treasury the token
  * was registered or launched with. The amount is BNB wei.
  */
-async function onFeeDispatched(
+export async function onFeeDispatched(
   { event, context }: { event: DispatchEvent; context: Context },
   origin: TokenRow["origin"],
 ) {
@@ -205,7 +208,7 @@ async function onFeeDispatched(
 }
 
 /** A holder's claim of its share of the holder allocation (WBNB): income for a wallet we watch. */
-async function onFeeClaimed(
+export async function onFeeClaimed(
   { event, context }: { event: ClaimEvent; context: Context },
   origin: TokenRow["origin"],
 ) {

@@ -32,7 +32,7 @@ const memo = new Map<Hex, Map<Hex, Promise<TokenInfo>>>();
 export async function curveAtCreation(
   context: Context,
   address: Hex,
-  block: { hash: Hex },
+  block: { hash: Hex; number: bigint },
   receipts: BlockReceipts,
 ): Promise<TokenInfo> {
   let known = memo.get(block.hash);
@@ -54,6 +54,9 @@ export async function curveAtCreation(
   }
   if (!batch.includes(address)) batch.push(address);
   const read = context.client.multicall({
+    // Named: a mint replayed at a later registration (src/before-registration.ts) reads its own
+    // block, not the event's.
+    blockNumber: block.number,
     // Named, not taken from viem's `bsc` chain: that dates Multicall3 to mainnet block 15,921,452
     // and refuses it at a devnet's low block numbers.
     multicallAddress: MULTICALL3_ADDRESS,

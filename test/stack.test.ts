@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
-import { type Address, createPublicClient, createWalletClient, http } from "viem";
+import { type Address, createPublicClient, createWalletClient, http, parseEventLogs } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { serviceRegistryAbi } from "../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
-import { predictServiceToken } from "../devnet/service-token.ts";
 import { signCreateArgs } from "../lib/create-args.ts";
+import { pairAddress } from "../lib/pair.ts";
 import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
 import { alive, isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
@@ -27,7 +27,7 @@ async function boot(env: { [k: string]: string }): Promise<Stack> {
   return stack;
 }
 
-/** Registers a token in the ServiceRegistry (as the launch saga does), then creates it. */
+/** Creates a token, then registers it in the ServiceRegistry (as the launch saga does). */
 async function createServiceToken(
   rpc: string,
   record: DeploymentRecord | undefined,
@@ -45,16 +45,6 @@ async function createServiceToken(
     creator: creator.address,
     recipient: creator.address,
   };
-  const { token, pair } = await predictServiceToken({ client, record, args });
-  const registrar = createWalletClient({ account: relayer, transport: http(rpc) });
-  const registered = await registrar.writeContract({
-    chain: null,
-    abi: serviceRegistryAbi,
-    address: c.serviceRegistry,
-    functionName: "registerToken",
-    args: [token, pair, creator.address, creator.address, 0n],
-  });
-  expect((await client.waitForTransactionReceipt({ hash: registered })).status).toBe("success");
   const signed = await signCreateArgs({
     ...args,
     signer: launchpadSigner,
@@ -70,7 +60,30 @@ async function createServiceToken(
     args: [signed.args, signed.signature],
     value: BigInt(record.params.launchFee),
   });
-  expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
+  const created = await client.waitForTransactionReceipt({ hash });
+  expect(created.status).toBe("success");
+  const [ev] = parseEventLogs({
+    abi: tokenManager2Abi,
+    logs: created.logs,
+    eventName: "TokenCreate",
+  });
+  if (!ev) throw new Error("createToken emitted no TokenCreate");
+  const token = ev.args.token;
+  const pair = pairAddress({
+    factory: c.uniswapV2Factory,
+    token,
+    wbnb: c.wbnb,
+    initCodeHash: record.pairInitCodeHash,
+  });
+  const registrar = createWalletClient({ account: relayer, transport: http(rpc) });
+  const registered = await registrar.writeContract({
+    chain: null,
+    abi: serviceRegistryAbi,
+    address: c.serviceRegistry,
+    functionName: "registerToken",
+    args: [token, pair, creator.address, creator.address, 0n, created.blockNumber],
+  });
+  expect((await client.waitForTransactionReceipt({ hash: registered })).status).toBe("success");
 }
 
 function cmdline(pid: number): string[] {

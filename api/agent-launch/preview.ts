@@ -45,7 +45,8 @@ export const AgentLaunchPreview = z
         valueWei: Uint,
         gas: Uint,
         basis: z.enum(["estimated", "budget"]).openapi({
-          description: "estimated: eth_estimateGas; budget: the gas the wallet is funded for",
+          description:
+            "estimated: eth_estimateGas; budget: a fixed allowance (createToken: the gas the wallet is funded for; the registry entry: before the token exists)",
         }),
       }),
     ),
@@ -117,7 +118,7 @@ export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreview
     tags: ["agents"],
     summary: "Dry run of the agent's launch: addresses, fee, gas; nothing signed or sent",
     description:
-      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once the launchpad has signed them), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
+      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once an earlier attempt created the token), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
     security: [{ agentKey: [] }, { agentKeyHeader: [] }],
     request: {
       body: { required: true, content: { "application/json": { schema: LaunchRequest } } },

@@ -113,9 +113,7 @@ async function startLaunch(d: LaunchDeps, body: LaunchRequestBody): Promise<Laun
       lease_owner = null, lease_until = null, started_at = now(), updated_at = now(), finished_at = null,
       -- Args bound to an earlier name or ticker are useless once the request changed.
       create_arg = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.create_arg end,
-      create_signature = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.create_signature end,
-      predicted_token = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.predicted_token end,
-      register_tx = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.register_tx end
+      create_signature = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.create_signature end
     where app.launch_sagas.status = 'failed'
     returning agent_id`;
   if (!claimed)

@@ -154,15 +154,22 @@ export const safeCall = (c: Contracts, owner: Address, saltNonce: bigint) => {
   });
 };
 
-/** The relayer tells the ServiceRegistry a predicted token before it exists. */
+/** The relayer tells the ServiceRegistry a token it created, and the block it was created in. */
 export const registerTokenCall = (
   c: Contracts,
-  t: { token: Address; pair: Address; creator: Address; treasury: Address; agentId: bigint },
+  t: {
+    token: Address;
+    pair: Address;
+    creator: Address;
+    treasury: Address;
+    agentId: bigint;
+    createdBlock: bigint;
+  },
 ) =>
   encoded(c.serviceRegistry, STORY_GAS.register, {
     abi: serviceRegistryAbi,
     functionName: "registerToken",
-    args: [t.token, t.pair, t.creator, t.treasury, t.agentId],
+    args: [t.token, t.pair, t.creator, t.treasury, t.agentId, t.createdBlock],
   });
 
 export const createTokenCall = (record: DeploymentRecord, signed: { args: Hex; signature: Hex }) =>

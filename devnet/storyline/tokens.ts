@@ -28,15 +28,16 @@ export type ServiceTokenCallsParameters = {
 };
 
 /**
- * What the launch saga does for a token, as two calls: the relayer's ServiceRegistry entry for
- * the predicted token and pair, then the creator's signed createToken.
- *
- * @example
- * const { token, register, create } = await serviceTokenCalls({ client, record, signer, ...args });
+ * What the launch saga does for a token, as two calls: the creator's signed createToken, then
+ * the relayer's ServiceRegistry entry for the created token (given the block it was created in).
+ * The devnet's TokenManager2 deploys with CREATE2, so the token is known before it exists.
  */
-export async function serviceTokenCalls(
-  p: ServiceTokenCallsParameters,
-): Promise<{ token: Address; pair: Address; register: StoryCall; create: StoryCall }> {
+export async function serviceTokenCalls(p: ServiceTokenCallsParameters): Promise<{
+  token: Address;
+  pair: Address;
+  create: StoryCall;
+  register: (createdBlock: bigint) => StoryCall;
+}> {
   const args = {
     name: p.name,
     symbol: p.symbol,
@@ -45,13 +46,15 @@ export async function serviceTokenCalls(
     recipient: p.treasury,
   };
   const { token, pair } = await predictServiceToken({ client: p.client, record: p.record, args });
-  const register = registerTokenCall(p.record.contracts, {
-    ...args,
-    treasury: p.treasury,
-    token,
-    pair,
-    agentId: p.agentId,
-  });
+  const register = (createdBlock: bigint) =>
+    registerTokenCall(p.record.contracts, {
+      ...args,
+      treasury: p.treasury,
+      token,
+      pair,
+      agentId: p.agentId,
+      createdBlock,
+    });
   const signed = await signCreateArgs({
     ...args,
     signer: p.signer,
@@ -74,7 +77,7 @@ export type CreateServiceTokensParameters = {
 
 /**
  * Creates service tokens the way the launch saga does: an ERC-8004 identity, a treasury, the
- * registry entry for the predicted token, then the signed createToken. Returns the addresses in
+ * signed createToken, then the registry entry for the created token. Returns the addresses in
  * the order of `creators`.
  *
  * @example
@@ -115,7 +118,6 @@ export async function createServiceTokens(
       treasury,
       agentId: registered?.args.agentId ?? 0n,
     });
-    if (register) await world.send(world.roles.relayer, calls.register);
     const receipt = await world.send(account, calls.create);
     const [created] = parseEventLogs({
       abi: tokenManager2Abi,
@@ -125,6 +127,7 @@ export async function createServiceTokens(
     if (created?.args.token.toLowerCase() !== calls.token.toLowerCase()) {
       throw new Error(`token created at ${created?.args.token}, predicted ${calls.token}`);
     }
+    if (register) await world.send(world.roles.relayer, calls.register(receipt.blockNumber));
     return getAddress(calls.token);
   });
 }

@@ -6,7 +6,6 @@ import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { pairAddress } from "../../lib/pair.ts";
 import { type RelayerCall, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { sendRelayerTxs } from "../../lib/relayer/send.ts";
-import { nodeKnows } from "../../lib/relayer/wait.ts";
 import { UpstreamError } from "../../services/http.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
@@ -74,15 +73,21 @@ async function safeCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | 
   };
 }
 
-/** The ServiceRegistry entry of the token createToken creates, unless it is registered already. */
+/**
+ * The ServiceRegistry entry of the token createToken created (from TokenCreate in its receipt),
+ * with the block it was created in, unless it is registered already.
+ */
 async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
-  const token = need(saga.predicted_token, "simulated token");
-  const registered = await ctx.client.readContract({
-    address: ctx.contracts.serviceRegistry,
-    abi: serviceRegistryAbi,
-    functionName: "isRegistered",
-    args: [token],
-  });
+  const token = need(saga.token_address, "token");
+  const [registered, created] = await Promise.all([
+    ctx.client.readContract({
+      address: ctx.contracts.serviceRegistry,
+      abi: serviceRegistryAbi,
+      functionName: "isRegistered",
+      args: [token],
+    }),
+    ctx.client.getTransactionReceipt({ hash: need(saga.create_tx, "create transaction") }),
+  ]);
   if (registered) return null;
   const pair = pairAddress({
     factory: ctx.contracts.dexFactory,
@@ -92,7 +97,6 @@ async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCal
   });
   return {
     to: ctx.contracts.serviceRegistry,
-    gasPriceBumpPercent: LAUNCH_LIMITS.registerGasPriceBumpPercent,
     data: encodeFunctionData({
       abi: serviceRegistryAbi,
       functionName: "registerToken",
@@ -102,6 +106,7 @@ async function registerCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCal
         need(saga.wallet_address, "wallet"),
         need(saga.treasury_address, "treasury"),
         BigInt(need(saga.eip8004_token_id, "identity")),
+        created.blockNumber,
       ],
     }),
   };
@@ -248,56 +253,9 @@ async function createCall(ctx: SagaContext, saga: SagaRow) {
   };
 }
 
-/**
- * The token this createToken creates, from TokenCreate in a simulation of the very call from
- * the agent's wallet (eth_simulateV1): the contract names it, nothing decodes the args. A
- * simulation that reverts is TokenManager2 refusing the args.
- */
-async function simulatedToken(ctx: SagaContext, saga: SagaRow): Promise<Address> {
-  const call = await createCall(ctx, saga);
-  const { results } = await ctx.client.simulateCalls({
-    account: need(saga.wallet_address, "wallet"),
-    calls: [call],
-  });
-  const [result] = results;
-  if (result?.status !== "success") {
-    throw new SagaError(
-      "LAUNCHPAD_ERROR",
-      `createToken would revert: ${result?.error?.message.split("\n")[0] ?? "no result"}`,
-    );
-  }
-  const [ev] = parseEventLogs({
-    abi: tokenManager2Abi,
-    logs: result.logs ?? [],
-    eventName: "TokenCreate",
-  });
-  if (!ev) throw new SagaError("LAUNCHPAD_ERROR", "createToken would emit no TokenCreate");
-  return lower(ev.args.token as Address);
-}
-
-/**
- * The ServiceRegistry entry, then createToken, without waiting in between: the entry is in
- * the node's pool at a higher gas price before createToken is sent, so it is mined first or in
- * an earlier block, and the indexer sees the token's mint. The entry names the token the
- * simulation of this very createToken created (stored before anything is sent).
- */
+/** createToken, signed by the agent's wallet through the signer; nothing is sent before it. */
 const createSent: Step = async (ctx, saga) => {
   if (saga.token_address || saga.create_tx) return "skipped";
-  if (!saga.predicted_token)
-    await patchSaga(ctx.sql, saga, { predicted_token: await simulatedToken(ctx, saga) });
-  let entryPending = false;
-  if (saga.register_tx) {
-    await rebroadcastRelayerTxs(ctx, [saga.register_tx]);
-    entryPending = await nodeKnows(ctx, saga.register_tx.hash);
-  }
-  // Stored but unknown to the node: it never went out and its nonce may be gone; sign anew.
-  const entry = entryPending ? null : await registerCall(ctx, saga);
-  if (entry) {
-    await sendRelayerTxs(ctx, [entry], async ([tx]) => {
-      await patchSaga(ctx.sql, saga, { register_tx: tx });
-      killPoint(ctx, saga, "register-stored");
-    });
-  }
   let hash: `0x${string}`;
   try {
     const call = await createCall(ctx, saga);
@@ -327,21 +285,13 @@ const createSent: Step = async (ctx, saga) => {
 };
 
 /**
- * createToken and the entry mined; the token from TokenCreate in the receipt, which must be
- * the token asked for: the registered address, the request's name and ticker, our wallet.
+ * The token from TokenCreate in createToken's receipt (four.meme names it nowhere else), which
+ * must be the token asked for: the request's name and ticker, created by our wallet.
  */
 const createMined: Step = async (ctx, saga) => {
   if (saga.token_address) return "skipped";
   const hash = need(saga.create_tx, "create transaction");
-  const [receipt, entry] = await Promise.all([
-    ctx.client.waitForTransactionReceipt({ hash, ...receiptWait }),
-    settleRelayerTx({
-      ctx,
-      stored: saga.register_tx,
-      needed: () => registerCall(ctx, saga),
-      save: (tx) => patchSaga(ctx.sql, saga, { register_tx: tx }),
-    }),
-  ]);
+  const receipt = await ctx.client.waitForTransactionReceipt({ hash, ...receiptWait });
   if (receipt.status !== "success")
     throw new SagaError("LAUNCHPAD_ERROR", `createToken ${hash} reverted`);
   const [ev] = parseEventLogs({
@@ -352,7 +302,6 @@ const createMined: Step = async (ctx, saga) => {
   if (!ev) throw new SagaError("LAUNCHPAD_ERROR", `createToken ${hash} emitted no TokenCreate`);
   const r = saga.request;
   const differs = [
-    lower(ev.args.token as Address) !== saga.predicted_token && "token",
     ev.args.name !== r.name && "name",
     ev.args.symbol !== r.ticker && "symbol",
     lower(ev.args.creator as Address) !== saga.wallet_address && "creator",
@@ -367,20 +316,41 @@ const createMined: Step = async (ctx, saga) => {
       `createToken ${hash} created another token than asked (${differs.join(", ")} differ)`,
     );
   }
-  if (
-    entry &&
-    (entry.blockNumber > receipt.blockNumber ||
-      (entry.blockNumber === receipt.blockNumber &&
-        entry.transactionIndex > receipt.transactionIndex))
-  ) {
-    ctx.log.error(
-      { agentId: saga.agent_id, entry: entry.transactionHash, create: hash },
-      "the ServiceRegistry entry was mined after createToken: the indexer misses the mint",
-    );
-  }
   await patchSaga(ctx.sql, saga, {
     token_address: lower(ev.args.token as Address),
     request_id: String(ev.args.requestId),
+  });
+  return "done";
+};
+
+/**
+ * The ServiceRegistry entry of the created token, stored before it is broadcast (a resumed
+ * step re-sends the stored one). It follows the creation, so the launch waits on nothing
+ * before createToken; the indexer reads the token's logs from its creation block on.
+ */
+const registerSent: Step = async (ctx, saga) => {
+  if (saga.register_tx) {
+    await rebroadcastRelayerTxs(ctx, [saga.register_tx]);
+    // Stored but unknown to the node: it never went out and its nonce may be gone;
+    // register-mined re-checks the chain and signs anew.
+    return "skipped";
+  }
+  const entry = await registerCall(ctx, saga);
+  if (!entry) return "skipped";
+  await sendRelayerTxs(ctx, [entry], async ([tx]) => {
+    await patchSaga(ctx.sql, saga, { register_tx: tx });
+    killPoint(ctx, saga, "register-stored");
+  });
+  return "done";
+};
+
+/** The entry mined (a dropped one is re-checked and sent again). */
+const registerMined: Step = async (ctx, saga) => {
+  await settleRelayerTx({
+    ctx,
+    stored: saga.register_tx,
+    needed: () => registerCall(ctx, saga),
+    save: (tx) => patchSaga(ctx.sql, saga, { register_tx: tx }),
   });
   return "done";
 };
@@ -396,4 +366,6 @@ export const STEPS: Record<SagaStep, Step> = {
   "identity-mined": identityMined,
   "create-sent": createSent,
   "create-mined": createMined,
+  "register-sent": registerSent,
+  "register-mined": registerMined,
 };

@@ -1,7 +1,6 @@
-import { type Address, encodeFunctionData, keccak256, toHex } from "viem";
+import { type Address, encodeFunctionData } from "viem";
 import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
-import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { pairAddress } from "../../lib/pair.ts";
 import type { TokenTaxInfo } from "../../lib/token-terms.ts";
@@ -17,7 +16,7 @@ export type PreviewTx = {
   to: Address;
   valueWei: string;
   gas: string;
-  /** `estimated` by eth_estimateGas; `budget` where the call needs signed args (the funded gas). */
+  /** `estimated` by eth_estimateGas; `budget` where the call needs signed args or the created token. */
   basis: "estimated" | "budget";
 };
 
@@ -25,7 +24,7 @@ export type AgentLaunchPreview = {
   agentId: string;
   walletAddress: Address;
   treasuryAddress: Address;
-  /** Known once an earlier attempt simulated its signed createToken; else null. */
+  /** Known once an earlier attempt created the token (TokenCreate in its receipt); else null. */
   tokenAddress: Address | null;
   pairAddress: Address | null;
   /** The token's tax terms (four.meme's `tokenTaxInfo`, percent), the treasury as recipient. */
@@ -82,7 +81,7 @@ export async function previewAgentLaunch(
     }),
     ctx.client.getCode({ address: plan.address }),
   ]);
-  const token = saga?.predicted_token ? lower(saga.predicted_token) : null;
+  const token = saga?.token_address ? lower(saga.token_address) : null;
   const relayer = lower(ctx.relayer.address);
   const target = launchFee + gasPrice * LAUNCH_LIMITS.fundGasUnits;
   const fundValue = balance >= target ? 0n : target - balance;
@@ -123,23 +122,6 @@ export async function previewAgentLaunch(
           }),
         )
       : 0n;
-  // Until an attempt knows its token, a stand-in token of the same shape gives the cost.
-  const sampleToken = token ?? lower(`0x${keccak256(toHex(`preview:${agentId}`)).slice(26)}`);
-  const pairOf = (t: Address) =>
-    pairAddress({
-      factory: ctx.contracts.dexFactory,
-      token: t,
-      wbnb: ctx.contracts.wbnb,
-      initCodeHash: ctx.pairInitCodeHash,
-    });
-  await estimate(
-    { step: "register", from: relayer, to: ctx.contracts.serviceRegistry, valueWei: "0" },
-    encodeFunctionData({
-      abi: serviceRegistryAbi,
-      functionName: "registerToken",
-      args: [sampleToken, pairOf(sampleToken), wallet, plan.address, 1n],
-    }),
-  );
   txs.push({
     step: "create",
     from: wallet,
@@ -148,13 +130,29 @@ export async function previewAgentLaunch(
     gas: (LAUNCH_LIMITS.fundGasUnits - identityGas).toString(),
     basis: "budget",
   });
+  // The entry names the created token, so before the creation its gas is a budget.
+  txs.push({
+    step: "register",
+    from: relayer,
+    to: ctx.contracts.serviceRegistry,
+    valueWei: "0",
+    gas: LAUNCH_LIMITS.registerGasUnits.toString(),
+    basis: "budget",
+  });
   const relayerGas = txs.filter((t) => t.from === relayer).reduce((s, t) => s + BigInt(t.gas), 0n);
   return {
     agentId,
     walletAddress: wallet,
     treasuryAddress: plan.address,
     tokenAddress: token,
-    pairAddress: token ? pairOf(token) : null,
+    pairAddress: token
+      ? pairAddress({
+          factory: ctx.contracts.dexFactory,
+          token,
+          wbnb: ctx.contracts.wbnb,
+          initCodeHash: ctx.pairInitCodeHash,
+        })
+      : null,
     tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: plan.address },
     launchFeeWei: launchFee.toString(),
     gasPriceWei: gasPrice.toString(),

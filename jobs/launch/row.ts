@@ -31,7 +31,6 @@ export type SagaRow = {
   create_arg: `0x${string}` | null;
   create_signature: `0x${string}` | null;
   request_id: string | null;
-  predicted_token: `0x${string}` | null;
   register_tx: StoredTx | null;
   create_tx: `0x${string}` | null;
   token_address: `0x${string}` | null;

@@ -12,8 +12,8 @@ export const SAGA_STAGES = [
   // The launchpad's signed args (off chain) while the funding is mined and the identity of an
   // unprepared wallet sent after it (a block later), and mined.
   [["launchpad"], ["funding-mined", "identity-sent", "identity-mined"]],
-  // The ServiceRegistry entry and createToken together, the entry ordered first.
-  [["create-sent", "create-mined"]],
+  // createToken, then the ServiceRegistry entry of the token its receipt names.
+  [["create-sent", "create-mined", "register-sent", "register-mined"]],
 ] as const;
 
 /** Every step, in plan order. */

@@ -30,8 +30,6 @@ export type RelayerCall = {
   to: Address;
   data?: Hex;
   value?: bigint;
-  /** Pays this much more than the node's gas price, so it is ordered before cheaper ones. */
-  gasPriceBumpPercent?: number;
 };
 
 // One waiter per process on the advisory lock: the others queue here, not on DB connections.

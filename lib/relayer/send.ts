@@ -94,7 +94,7 @@ async function signStoreSend(r: Relayer, batches: Batch[]): Promise<void> {
           data: c.data,
           value: c.value,
           gas: ((batch.gases[i] as bigint) * 12n) / 10n,
-          gasPrice: (gasPrice * BigInt(100 + (c.gasPriceBumpPercent ?? 0))) / 100n,
+          gasPrice,
         });
         txs.push({ hash: keccak256(raw), raw, nonce: nonce + i });
       }

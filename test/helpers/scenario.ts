@@ -4,6 +4,7 @@ import {
   type RunStorylineReturnType,
   runStoryline,
 } from "../../devnet/storyline/run.ts";
+import { lateRegisteredToken } from "./late-registration.ts";
 
 export type RunScenarioParameters = Pick<RunStorylineParameters, "rpcUrl" | "record"> &
   Partial<Pick<RunStorylineParameters, "seed" | "tokens" | "trades" | "dexSwaps" | "log">>;
@@ -11,6 +12,8 @@ export type RunScenarioParameters = Pick<RunStorylineParameters, "rpcUrl" | "rec
 export type RunScenarioReturnType = RunStorylineReturnType & {
   /** Created on TokenManager2 without registration: must leave no row. */
   unregistered: Address;
+  /** Registered blocks after its creation, traded before (test/helpers/late-registration.ts). */
+  late: Address;
 };
 
 /** The BNB/USD answer the scenario ends with (8 decimals). */
@@ -18,8 +21,8 @@ const SCENARIO_BNB_USD = 612_50000000n;
 
 /**
  * The devnet storyline (devnet/storyline/) made deterministic for the indexer (automine): one
- * transaction at a time from seeded wallets, plus one token created without registration and a
- * BNB/USD update.
+ * transaction at a time from seeded wallets, plus one token created without registration, one
+ * registered blocks after its creation, and a BNB/USD update.
  *
  * @example
  * const s = await runScenario({ rpcUrl, record, seed: 1, trades: 300 });
@@ -40,5 +43,6 @@ export async function runScenario(p: RunScenarioParameters): Promise<RunScenario
     log: p.log,
   });
   if (!story.unregistered) throw new Error("the storyline made no unregistered token");
-  return { ...story, unregistered: story.unregistered };
+  const late = await lateRegisteredToken({ rpcUrl: p.rpcUrl, record: p.record, seed: p.seed ?? 1 });
+  return { ...story, unregistered: story.unregistered, late };
 }

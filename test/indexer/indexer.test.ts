@@ -39,6 +39,11 @@ describe("indexer", () => {
       await checkMarket({ sql: w.sql, schema: "idx_main", client: w.client, record: w.record }),
     ).toEqual([]);
     expect(n?.n).toBeGreaterThan(150);
+    // The token registered after its trades: the mint, three buys and a sell before the entry.
+    const [late] = await w.sql`
+      select (select count(*)::int from idx_main.trade where token = ${scenario.late.toLowerCase()}) as trades,
+        (select created_block is not null from idx_main.token where address = ${scenario.late.toLowerCase()}) as minted`;
+    expect(late).toEqual({ trades: 4, minted: true });
   }, 120_000);
 
   it("restart: killed mid-way and started again, the index equals the uninterrupted one", async () => {

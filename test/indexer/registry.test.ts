@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t?.stop());
 
 describe("ServiceRegistry", () => {
-  it("seed registers every token before creating it, and pairAddress() equals getPair after graduation", async () => {
+  it("seed registers every token after creating it, and pairAddress() equals getPair after graduation", async () => {
     const seeded = await seedDevnet({ rpcUrl: t.anvil.rpcUrl, dataDir: t.dataDir, trades: 10 });
     const c = t.record.contracts;
     for (const token of seeded.tokens) {
@@ -59,34 +59,34 @@ describe("ServiceRegistry", () => {
     expect(held).toBeGreaterThan(0n);
   }, 60_000);
 
-  it("accepts only the registrar and refuses a duplicate", async () => {
+  it("accepts only the registrar, only a token that exists, and refuses a duplicate", async () => {
     const c = t.record.contracts;
     const { relayer, deployer } = devnetAccounts();
-    const token = "0x00000000000000000000000000000000000000aa" as Address;
-    const args = [token, token, deployer.address, deployer.address, 1n] as const;
-    await expect(
-      t.wallet(deployer).writeContract({
+    // Any contract stands in for a created token: the registry checks that code is there.
+    const token = c.wbnb;
+    const head = await t.publicClient.getBlockNumber({ cacheTime: 0 });
+    const args = [token, token, deployer.address, deployer.address, 1n, head] as const;
+    const register = (from: typeof relayer, a: readonly unknown[]) =>
+      t.wallet(from).writeContract({
         address: c.serviceRegistry,
         abi: serviceRegistryAbi,
         functionName: "registerToken",
-        args,
-      }),
-    ).rejects.toThrow(/NotRegistrar/);
-    await t.mined(
-      await t.wallet(relayer).writeContract({
-        address: c.serviceRegistry,
-        abi: serviceRegistryAbi,
-        functionName: "registerToken",
-        args,
-      }),
+        args: a as typeof args,
+      });
+    await expect(register(deployer, args)).rejects.toThrow(/NotRegistrar/);
+    const nothing = "0x00000000000000000000000000000000000000aa" as Address;
+    await expect(register(relayer, [nothing, ...args.slice(1)])).rejects.toThrow(/NotCreatedYet/);
+    await expect(register(relayer, [...args.slice(0, 5), head + 100n])).rejects.toThrow(
+      /NotCreatedYet/,
     );
-    await expect(
-      t.wallet(relayer).writeContract({
-        address: c.serviceRegistry,
-        abi: serviceRegistryAbi,
-        functionName: "registerToken",
-        args,
-      }),
-    ).rejects.toThrow(/AlreadyRegistered/);
+    await t.mined(await register(relayer, args));
+    const entry = await t.publicClient.readContract({
+      address: c.serviceRegistry,
+      abi: serviceRegistryAbi,
+      functionName: "entries",
+      args: [token],
+    });
+    expect(entry[4]).toBe(head);
+    await expect(register(relayer, args)).rejects.toThrow(/AlreadyRegistered/);
   }, 30_000);
 });

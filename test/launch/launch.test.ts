@@ -2,12 +2,13 @@ import { createServer, type Server } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type Address, getAbiItem, parseEventLogs } from "viem";
+import { type Address, getAbiItem, type Hash, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts";
 import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { taxTokenAbi } from "../../abis/TaxToken.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { LAUNCH_LIMITS } from "../../jobs/limits.ts";
 import { freePort } from "../../lib/net.ts";
 import { samplePng } from "../../services/launchpad-api/stand-in/sample-image.ts";
 import { cleanEnv, isolatedEnv, ROOT, runCli, type Stack, startStack } from "../helpers/cli.ts";
@@ -210,8 +211,8 @@ describe("launch", () => {
     });
     expect(ev?.args.token.toLowerCase()).toBe(d.tokenAddress);
     expect(ev?.args.name).toBe("Test Agent");
-    // The ServiceRegistry entry goes out with createToken (same block, ordered first): the
-    // indexer still followed the token from its entry on and saw the mint.
+    // The ServiceRegistry entry follows createToken (a later block): the indexer replays the
+    // token's logs from its creation block and sees the mint.
     let indexed: { registered_block: string; created_block: string | null } | undefined;
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       [indexed] = await sql<{ registered_block: string; created_block: string | null }[]>`
@@ -220,7 +221,12 @@ describe("launch", () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(indexed?.created_block).toBe(String(receipt.blockNumber));
-    expect(BigInt(indexed?.registered_block ?? -1)).toBeLessThanOrEqual(receipt.blockNumber);
+    expect(BigInt(indexed?.registered_block ?? -1)).toBeGreaterThan(receipt.blockNumber);
+    // The preview budgets the entry's gas before the token exists: the budget must hold.
+    const [saga] = await sql<{ register: Hash }[]>`
+      select register_tx->>'hash' as register from app.launch_sagas where agent_id = ${d.agentId}`;
+    const entry = await client.getTransactionReceipt({ hash: saga?.register as Hash });
+    expect(entry.gasUsed).toBeLessThanOrEqual(LAUNCH_LIMITS.registerGasUnits);
 
     const token = d.tokenAddress as Address;
     const read = <T>(

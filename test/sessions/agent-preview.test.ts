@@ -100,8 +100,8 @@ describe("POST /v2/agents/launch/preview", () => {
       "fund",
       "treasury",
       "identity",
-      "register",
       "create",
+      "register",
     ]);
     expect(p.tokenAddress).toBeNull();
     expect(BigInt(p.relayerSpendWei)).toBeGreaterThan(BigInt(p.launchFeeWei));
