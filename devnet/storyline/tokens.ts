@@ -30,9 +30,6 @@ export type ServiceTokenCallsParameters = {
 /**
  * What the launch saga does for a token, as two calls: the relayer's ServiceRegistry entry for
  * the predicted token and pair, then the creator's signed createToken.
- *
- * @example
- * const { token, register, create } = await serviceTokenCalls({ client, record, signer, ...args });
  */
 export async function serviceTokenCalls(
   p: ServiceTokenCallsParameters,
