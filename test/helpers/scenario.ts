@@ -20,9 +20,6 @@ const SCENARIO_BNB_USD = 612_50000000n;
  * The devnet storyline (devnet/storyline/) made deterministic for the indexer (automine): one
  * transaction at a time from seeded wallets, plus one token created without registration and a
  * BNB/USD update.
- *
- * @example
- * const s = await runScenario({ rpcUrl, record, seed: 1, trades: 300 });
  */
 export async function runScenario(p: RunScenarioParameters): Promise<RunScenarioReturnType> {
   const story = await runStoryline({
