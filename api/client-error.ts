@@ -28,9 +28,6 @@ const REASONS: Record<number, string> = {
  * limit, a malformed request line, a request too slow to arrive): the same error envelope as
  * every other answer instead of Node's bare status line, then the connection is closed.
  * Install with `server.on("clientError", answerClientError)`.
- *
- * @example
- * server.on("clientError", answerClientError);
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // A reset or a socket already answered: nothing to say to anyone.

@@ -125,9 +125,6 @@ export type Envelope = "common" | "launch";
  * The one mapping from any thrown error to an HTTP error: HttpErrors as they are, domain
  * errors by their code, anything else an internal error (in the launch envelope, its
  * retryable ORCHESTRATOR_UNAVAIL).
- *
- * @example
- * const e = toHttpError(new ImageCheckError("IMAGE_NOT_200", "answered 404"), "launch");
  */
 export function toHttpError(error: unknown, envelope: Envelope = "common"): HttpError {
   if (error instanceof HttpError) return error;

@@ -12,9 +12,6 @@ export type IndexerReport = { at: number; progress: IndexerProgress } | undefine
  * Ponder, not the chain, is stuck), or it stopped reporting for `stallMs` (the role hangs).
  * A role (re)started at `startedAt` is judged only once it has reported since; until then it
  * has `bootGraceMs` to do so. Returns undefined when all is well or nothing can be told yet.
- *
- * @example
- * indexerStall(report, Date.now(), startedAt); // "index stuck at block 2055 for 61 s while the head moved to 2505"
  */
 export function indexerStall(
   report: IndexerReport,
@@ -45,9 +42,6 @@ export function indexerStall(
  * Whether a stall calls for a restart: not when the index is stuck at the block where it was
  * stuck before the last restart (that restart did not help; another one would not either).
  * A role that stopped reporting is always restarted.
- *
- * @example
- * restartHelps(2055, report); // false when report's index is still at 2055
  */
 export function restartHelps(stuckBeforeRestart: number | null, report: IndexerReport): boolean {
   const block = report?.progress.indexedBlock ?? null;

@@ -34,9 +34,6 @@ export type SeedArbitrumParameters = {
  * part of it sent to the venue's bridge address (the devnet impersonates the address, whose key
  * the steward holds), so its feed shows a `bridge.completed` and a `perps.deposit.sent`.
  * Does nothing (and says so) when no agent has a deposit address yet.
- *
- * @example
- * await seedArbitrum({ dataDir: ".launchpad", log: console.log });
  */
 export async function seedArbitrum(p: SeedArbitrumParameters): Promise<Address | undefined> {
   const log = p.log ?? (() => {});

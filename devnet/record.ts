@@ -92,12 +92,7 @@ export function readDeploymentRecord(dataDir: string): DeploymentRecord | undefi
   }
 }
 
-/**
- * Writes the deployment record atomically (temp file + rename).
- *
- * @example
- * writeDeploymentRecord(".launchpad", record);
- */
+/** Writes the deployment record atomically (temp file + rename). */
 export function writeDeploymentRecord(dataDir: string, record: DeploymentRecord): void {
   const path = deploymentRecordPath(dataDir);
   mkdirSync(dirname(path), { recursive: true });

@@ -34,9 +34,6 @@ const SEED_DEX_SWAPS = 3;
  * with automine and with interval mining. With `services`, one agent (the newest launched
  * through the API, or one the seed launches) also gets perps fills, a treasury Safe
  * transaction, posts and a USDC deposit from Arbitrum (devnet/agent-seed/, docs/pollers.md).
- *
- * @example
- * await seedDevnet({ rpcUrl: "http://127.0.0.1:8545", dataDir: ".launchpad", tokens: 5, trades: 100 });
  */
 export async function seedDevnet(p: SeedDevnetParameters): Promise<SeedDevnetReturnType> {
   const record = readDeploymentRecord(p.dataDir);

@@ -13,9 +13,6 @@ export type PredictServiceTokenParameters = {
 /**
  * The token `createToken(args)` will deploy on the devnet and its DEX pair: the two addresses
  * the ServiceRegistry is told before the token exists.
- *
- * @example
- * const { token, pair } = await predictServiceToken({ client, record, args });
  */
 export async function predictServiceToken(
   p: PredictServiceTokenParameters,

@@ -29,8 +29,6 @@ type AnvilState = {
  * So it grows with what the chain holds, not with the number of blocks mined.
  *
  * @returns the bytes written.
- * @example
- * await dumpState("http://127.0.0.1:8545", ".launchpad/devnet/state.json");
  */
 export async function dumpState(
   rpcUrl: string,

@@ -26,9 +26,6 @@ export type ArbitrumSettings = {
  * The Arbitrum settings, or undefined when the chain is not configured (ARBITRUM_RPC_URL
  * unset): the indexer then follows BSC only. On the devnet the CLI hands the local chain's
  * record in as these same variables (devnet/config.ts).
- *
- * @example
- * const arbitrum = resolveArbitrum(loadConfig()); // undefined: BSC only
  */
 export function resolveArbitrum(config: Config): ArbitrumSettings | undefined {
   if (!config.ARBITRUM_RPC_URL) return undefined;

@@ -58,9 +58,6 @@ export function viemChain(p: { rpcUrls: string[]; id?: number; name?: string }):
  * Chain settings from the configuration alone. On BSC these are the mainnet addresses (or the
  * ones configured); on the devnet the CLI reads the deployment record and hands its addresses
  * in as the same variables (devnet/config.ts), so nothing here reads devnet files.
- *
- * @example
- * const chain = resolveChain(loadConfig());
  */
 export function resolveChain(config: Config): ChainSettings {
   if (config.devnet && !config.DEVNET_RECORD) {
@@ -107,9 +104,6 @@ function devnetWsUrl(config: Config): string | undefined {
  * Not block 0: anvil regenerates its genesis block when it reloads a state file written by its
  * periodic dump, so block 0's hash changes across a hard restart of the same chain, while
  * every mined block keeps its hash. A new chain has a new block 1 (another timestamp).
- *
- * @example
- * const id = await readChainIdentity(publicClient); // "0x57bb…f89b"
  */
 export async function readChainIdentity(client: PublicClient): Promise<Hex | undefined> {
   const block = await client.getBlock({ blockNumber: 1n }).catch(() => undefined);

@@ -144,9 +144,6 @@ export type PredictTokenAddressParameters = {
  * The address `createToken(args)` will deploy the token at: TokenDeployer's CREATE2 with salt
  * `bytes32(requestId)` bound to TokenManager2, and the constructor params it passes. Devnet
  * tooling only (the storyline seeds tokens with it); the launch saga never predicts.
- *
- * @example
- * const token = await predictTokenAddress({ client, tokenDeployer, tokenManager, router, pairInitCodeHash, args });
  */
 export async function predictTokenAddress(p: PredictTokenAddressParameters): Promise<Address> {
   const a = p.args;

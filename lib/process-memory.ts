@@ -3,9 +3,6 @@ import { readFileSync } from "node:fs";
 /**
  * A process's resident memory in bytes (VmRSS from /proc: Linux only); undefined elsewhere or
  * once the process is gone.
- *
- * @example
- * const bytes = residentBytes(child.pid); // 52428800
  */
 export function residentBytes(pid: number): number | undefined {
   try {

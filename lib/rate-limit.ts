@@ -33,12 +33,7 @@ export async function countHit(
   return { count: row.count, reset: Math.max(1, Math.ceil(resetMs / 1000)), resetMs };
 }
 
-/**
- * Deletes windows that ended long enough ago that no request can count in them.
- *
- * @example
- * await sweepRateLimits(sql, 60);
- */
+/** Deletes windows that ended long enough ago that no request can count in them. */
 export async function sweepRateLimits(sql: Sql, windowSeconds: number): Promise<void> {
   await sql`delete from app.rate_limit
     where window_start < now() - make_interval(secs => ${2 * windowSeconds})`;

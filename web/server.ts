@@ -85,9 +85,6 @@ function pageNumber(v: string | undefined): number {
 /**
  * The web app: server-rendered pages over the API's public REST interface, with the browser
  * islands (chart, live lists, wallet) served from `assets`.
- *
- * @example
- * const app = createWebApp({ apiUrl: "http://127.0.0.1:3001", wsUrl: "ws://127.0.0.1:3001/ws" }, assets);
  */
 export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
   const get: Get = apiClient(s.internalApiUrl ?? s.apiUrl, s.serviceKey);

@@ -74,9 +74,6 @@ const errorResponse = (description: string) => ({
 /**
  * `POST /v2/agents/launch/preview`: the launch's own checks in the same order with the same
  * codes (key, scope, per-key rate, body, agent match, not launched, image), then the dry run.
- *
- * @example
- * registerLaunchPreview(app, { sql, trustedImageOrigins, preview });
  */
 export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreviewDeps) {
   const sub = new OpenAPIHono<AgentAuthEnv>();

@@ -54,9 +54,6 @@ const err = (status: LaunchAnswer["status"], error: string, detail: string): Lau
 /**
  * The launch after authentication and body validation: agent match, one launch per agent,
  * the image check, then the saga, waited for up to the deadline. Shared by REST and MCP.
- *
- * @example
- * const answer = await launchAgent(deps, { keyAgentId, body, idempotencyKey });
  */
 export async function launchAgent(
   d: LaunchDeps,

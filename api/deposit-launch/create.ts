@@ -54,9 +54,6 @@ const invalid = (path: string, message: string) =>
  * `createLaunch(…, creator = the wallet)`. The signed transaction is stored before it is
  * broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and never makes
  * a second launch. The launch row itself is the indexer's; this answers from the receipt.
- *
- * @example
- * const answer = await createDepositLaunch(deps, { creator, body, idempotencyKey });
  */
 export async function createDepositLaunch(
   d: DepositLaunchDeps,

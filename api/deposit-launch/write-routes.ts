@@ -113,12 +113,7 @@ const unavailable = () =>
     message: "deposit launches are not configured on this API (no chain or relayer)",
   });
 
-/**
- * The deposit-launch writes: create (SIWE), preview (open) and the session's deposits.
- *
- * @example
- * registerLaunchWrites(app, { sql, viewsSchema, origins, deposit });
- */
+/** The deposit-launch writes: create (SIWE), preview (open) and the session's deposits. */
 export function registerLaunchWrites(app: OpenAPIHono<AppEnv>, d: LaunchWriteDeps) {
   const r = routes(d);
   const { sql } = d;

@@ -62,9 +62,6 @@ const statsRoute = createRoute({
 /**
  * `GET /v2/agents/{agent}/events`, `/events/stats` and `/activity-trades`, from
  * `app.agent_events` (docs/events.md).
- *
- * @example
- * registerEvents(app, { sql, adminToken });
  */
 export function registerEvents(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
   const middleware = [agentPath({ sql: d.sql })];

@@ -12,9 +12,6 @@ type Route = Extract<Definition, { type: "route" }>["route"];
  * (413, 415 and 400 where a body is accepted), the validators (400 where parameters are), and the
  * credential checks (401 where the operation is protected). Added to the route definitions
  * only where the route does not declare the status itself, so each stays the route's own words.
- *
- * @example
- * declareCommonResponses(app, { unlimited });
  */
 export function declareCommonResponses(
   app: OpenAPIHono<AppEnv>,

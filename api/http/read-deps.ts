@@ -8,12 +8,7 @@ export type ReadDeps = {
   cache: ReadCache;
 };
 
-/**
- * The indexed-block tracker and the read cache of one process.
- *
- * @example
- * const reads = createReadDeps(sql, "onchain");
- */
+/** The indexed-block tracker and the read cache of one process. */
 export function createReadDeps(sql: Sql, schema: string): ReadDeps {
   return { tracker: indexedBlockTracker(sql, schema), cache: createReadCache() };
 }

@@ -84,9 +84,6 @@ export function pageOf(
  * needs more than the default 4 MB of `work_mem` (it spilled to disk in 21 batches), and a
  * parallel plan built the same aggregate once per worker (`loops=3` on 2 cores), so it runs
  * serial with enough memory.
- *
- * @example
- * const rows = await loadRanking(sql, "onchain", "trending", now);
  */
 export function loadRanking(sql: Sql, schema: string, sort: RankedSort, now: number) {
   return sql.begin(async (tx) => {

@@ -30,9 +30,6 @@ const errors = {
  * The operator endpoints in the OpenAPI document (`Authorization: Bearer <ADMIN_TOKEN>`), so
  * the published inventory lists every route the service answers. Their handlers are in
  * `admin.ts`; this is their description only.
- *
- * @example
- * documentAdminRoutes(app);
  */
 export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
@@ -90,12 +87,7 @@ export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
   });
 }
 
-/**
- * `POST /v2/admin/agents/{agent}/feature` in the OpenAPI document (handler in dashboard.ts).
- *
- * @example
- * documentFeatureRoute(app);
- */
+/** `POST /v2/admin/agents/{agent}/feature` in the OpenAPI document (handler in dashboard.ts). */
 export function documentFeatureRoute(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({
     method: "post",

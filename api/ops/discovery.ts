@@ -8,12 +8,7 @@ import type { ApiSettings } from "../settings.ts";
 
 const AGENT_MD = join(import.meta.dirname, "..", "AGENT.md");
 
-/**
- * The integration spec with this deployment's addresses in place of its placeholders.
- *
- * @example
- * renderAgentSpec(settings).startsWith("# Launchpad agent integration spec"); // true
- */
+/** The integration spec with this deployment's addresses in place of its placeholders. */
 export function renderAgentSpec(s: ApiSettings): string {
   return readFileSync(AGENT_MD, "utf8")
     .replaceAll("{base_url}", s.apiUrl)

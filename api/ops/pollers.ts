@@ -82,9 +82,6 @@ const route = createRoute({
 /**
  * `GET /v2/pollers/status`, the off-chain sibling of `/v2/indexer/status`. Error texts stay
  * with operators (`launchpad pollers status`): they may name internal endpoints.
- *
- * @example
- * registerPollers(app, { sql });
  */
 export function registerPollers(app: OpenAPIHono<AppEnv>, d: { sql: Sql }) {
   app.openapi(route, async (c) => {

@@ -59,9 +59,6 @@ export type PerpsOrderParameters = {
  * given limit), both judged by the service's chain before either is signed. Each allowed action
  * is signed by Steward as the venue's EIP-712 "Agent" message (`sign-typed-data`) and submitted
  * by us, the leverage first. A venue we cannot submit to is judged (and refused) all the same.
- *
- * @example
- * const r = await placePerpsOrder({ judge, steward, perps, wallet, order });
  */
 export async function placePerpsOrder(p: PerpsOrderParameters) {
   const o = p.order;

@@ -15,12 +15,7 @@ export type SessionFeatures = {
   oauth?: XOAuthDeps;
 };
 
-/**
- * Registers the session endpoints: SIWE and the patrons' X login.
- *
- * @example
- * registerSessionFeatures(app, { sql, settings, env: "production" });
- */
+/** Registers the session endpoints: SIWE and the patrons' X login. */
 export function registerSessionFeatures(
   app: OpenAPIHono<AppEnv>,
   d: { sql: Sql; settings: ApiSettings; env: string; features?: SessionFeatures },

@@ -95,9 +95,6 @@ export function checkSiweMessage(text: string, x: SiweExpectations, now = new Da
  * recovery first (no RPC), then EIP-1271 contract wallets (a Safe) and EIP-6492
  * counterfactual wallets through viem's universal validator (one `eth_call`).
  * An RPC failure is 503 `unavailable`; a bad signature 401 `not_authenticated`.
- *
- * @example
- * await verifySiweSignature(client, checked, "0x…");
  */
 export async function verifySiweSignature(client: PublicClient, m: CheckedSiwe, signature: Hex) {
   let valid: boolean;
@@ -120,9 +117,6 @@ export async function verifySiweSignature(client: PublicClient, m: CheckedSiwe, 
 /**
  * Consumes the message's nonce: exists, unexpired, bound to the same address. Runs inside
  * the transaction that creates the session, so a replay (or a race of two) gets nothing.
- *
- * @example
- * await consumeNonce(tx, checked);
  */
 export async function consumeNonce(sql: Sql, m: CheckedSiwe) {
   const [row] = await sql<{ address: string; live: boolean }[]>`
@@ -133,12 +127,7 @@ export async function consumeNonce(sql: Sql, m: CheckedSiwe) {
   if (row.address !== m.address) throw refuse("the nonce was issued for another address");
 }
 
-/**
- * Read-only look at the nonce before the (costlier) signature check, for a clear error.
- *
- * @example
- * await peekNonce(sql, checked);
- */
+/** Read-only look at the nonce before the (costlier) signature check, for a clear error. */
 export async function peekNonce(sql: Sql, m: CheckedSiwe) {
   const [row] = await sql<{ address: string; live: boolean }[]>`
     select address, expires_at > now() as live from app.siwe_nonces where nonce = ${m.nonce}`;

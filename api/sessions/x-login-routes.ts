@@ -46,9 +46,6 @@ export const PatronInfo = z
 /**
  * Patron login over X OAuth 2.0 with PKCE: login (302 to X), callback (302 to the web app
  * with `service_session` set), me, logout.
- *
- * @example
- * registerSocialAuth(app, { sql, webUrl, origins, cookie, oauth });
  */
 export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps) {
   const { sql } = d;

@@ -11,9 +11,6 @@ export function freshIp(): string {
 /**
  * `app.request()` as a client at `ip` (a fresh one by default), through the same socket
  * bindings @hono/node-server gives the app.
- *
- * @example
- * const res = await requestAs(app, "/v2/agents", { ip: "10.0.0.1" });
  */
 export function requestAs(app: App, path: string, o: { ip?: string; init?: RequestInit } = {}) {
   return app.request(path, o.init, {

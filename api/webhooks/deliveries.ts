@@ -58,9 +58,6 @@ const one = "/v2/agents/{agent}/webhooks/{subscriptionId}";
 /**
  * A subscription's delivery log, redelivery and the test event. The API only queues: the
  * worker's dispatcher sends (woken by NOTIFY outbound_deliveries).
- *
- * @example
- * registerWebhookDeliveries(app, deps);
  */
 export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sql }) {
   app.openapi(

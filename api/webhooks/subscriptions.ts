@@ -76,9 +76,6 @@ const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
  * Outbound webhook subscriptions of an agent (`/v2/agents/{agent}/webhooks`): the agent's
  * own key or the operator token. Creation answers the signing secret once; the URL is checked
  * (https, public address) here and again at every delivery. Deliveries: webhook-deliveries.ts.
- *
- * @example
- * registerWebhookSubscriptions(app, { sql, secretsKey, trustedOrigins: [], adminToken });
  */
 export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: WebhookSubscriptionDeps) {
   const auth = agentOwner({ sql: d.sql, adminToken: d.adminToken });

@@ -25,9 +25,6 @@ export type AttachWebSocketReturnType = { close: () => Promise<void>; connection
 /**
  * Serves the WebSocket bridge at `/ws` on the API's own HTTP server. `close()` ends every
  * socket with 1001 and stops the tailers; call it before closing the HTTP server.
- *
- * @example
- * const ws = await attachWebSocket({ server, sql, viewsSchema: "onchain", trustProxy: 0, logger });
  */
 export async function attachWebSocket(
   p: AttachWebSocketParameters,

@@ -117,9 +117,6 @@ async function apiUp(apiUrl: string): Promise<boolean> {
  * tokens are not agents: no key, no persona, no feed). It gets an X handle in its persona and
  * a perps account (its own wallet, registered with role `perps`) unless it has them, written
  * as the operator `devnet-seed`. Undefined (and said) when there is no agent and no API.
- *
- * @example
- * const agent = await seedAgent({ dataDir, apiUrl, sampleImageUrl, log: console.log });
  */
 export async function seedAgent(p: {
   dataDir: string;

@@ -50,9 +50,6 @@ export function venueStandIn(url: string) {
  * venue's control), then fills at the marks through the venue's seed controls: a BTC long
  * opened, added to and closed (realized PnL), the ETH short of an earlier run closed, a new
  * ETH short opened. Returns the number of fills.
- *
- * @example
- * const fills = await seedPerps({ url, user, depositsBefore: 0, log });
  */
 export async function seedPerps(p: {
   url: string;

@@ -40,9 +40,6 @@ export type SeedAgentReport = {
  * from its perps account to the venue's bridge (credited by the venue as a deposit), fills
  * with opens and closes on the venue, a treasury Safe transaction proposed, confirmed and
  * executed, and posts on X. Each step makes new ids, so a second run adds to the first.
- *
- * @example
- * const report = await seedAgentActivity({ agent, services, rpcUrl, chainId: 56, dataDir, log });
  */
 export async function seedAgentActivity(p: {
   agent: SeedAgent;

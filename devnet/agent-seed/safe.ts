@@ -28,9 +28,6 @@ type Listed = { results: { safeTxHash: string; isExecuted: boolean }[] };
  * on the chain, and waits until the service lists it executed (the stand-in learns executions
  * from the chain's `ExecutionSuccess` when the Safe's transactions are listed). Returns the
  * safeTxHash, or undefined (and says why) when the platform cannot execute alone.
- *
- * @example
- * const hash = await seedSafe({ rpcUrl, chainId: 56, serviceUrl, safe, payee, log });
  */
 export async function seedSafe(p: {
   rpcUrl: string;

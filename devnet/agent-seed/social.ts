@@ -5,9 +5,6 @@ export const SOCIAL_SEED = { followers: 1_200, followersPerPost: 40 } as const;
  * The agent's X account on the X stand-in (`/stand-in/` controls): created or updated with a
  * follower count, then three posts as the agent (the last a reply to the first), which the
  * social poller reads from the account's timeline. Returns the follower count and the posts' ids.
- *
- * @example
- * const { followers, posts } = await seedSocial({ xApiUrl, handle: "seed_ab12cd", name, ticker, log });
  */
 export async function seedSocial(p: {
   xApiUrl: string;

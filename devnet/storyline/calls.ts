@@ -36,12 +36,7 @@ export const STORY_GAS = {
 const UNLIMITED = 2n ** 255n;
 type Contracts = DeploymentRecord["contracts"];
 
-/**
- * One contract call, encoded (typed against its ABI) into a storyline transaction.
- *
- * @example
- * encoded(token, STORY_GAS.erc20, { abi: erc20Abi, functionName: "approve", args: [spender, 1n] });
- */
+/** One contract call, encoded (typed against its ABI) into a storyline transaction. */
 export function encoded<
   const abi extends Abi | readonly unknown[],
   functionName extends ContractFunctionName<abi> | undefined = undefined,

@@ -16,9 +16,6 @@ export type DepositLaunchesParameters = {
 /**
  * Two deposit launches on the first tier: one raised past its minimum, launched, claimed and
  * distributed; one that stays short, refunded.
- *
- * @example
- * const { launchedVault, refundedVault } = await depositLaunches(world, { creator, depositors, parallel: false });
  */
 export async function depositLaunches(
   world: StoryWorld,

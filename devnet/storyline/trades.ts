@@ -29,12 +29,7 @@ export type CurveTradesParameters = {
   log: (msg: string) => void;
 };
 
-/**
- * Random curve trades: buys (kept below graduation), sells and wallet-to-wallet transfers.
- *
- * @example
- * const { refused } = await curveTrades(world, { traders, tokens, recipients, count: 300, parallel: false, log });
- */
+/** Random curve trades: buys (kept below graduation), sells and wallet-to-wallet transfers. */
 export async function curveTrades(
   world: StoryWorld,
   p: CurveTradesParameters,
@@ -99,9 +94,6 @@ export async function curveTrades(
 /**
  * Graduates `token` with one large buy from `whale`, then makes `swaps` DEX swaps on its pair
  * through the router (every third one a sell of half the trader's tokens).
- *
- * @example
- * await graduate(world, { whale, token, traders, swaps: 12 });
  */
 export async function graduate(
   world: StoryWorld,

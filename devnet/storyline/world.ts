@@ -47,12 +47,7 @@ export type StoryWorldParameters = {
   pollingInterval?: number;
 };
 
-/**
- * Deterministic 64-bit LCG; `next(n)` is uniform enough in [0, n).
- *
- * @example
- * const random = prng(7); const pick = random(10n);
- */
+/** Deterministic 64-bit LCG; `next(n)` is uniform enough in [0, n). */
 export function prng(seed: number): Random {
   let s = BigInt(seed) + 0x9e3779b97f4a7c15n;
   return (n: bigint) => {

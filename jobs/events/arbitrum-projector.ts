@@ -34,9 +34,6 @@ type UsdcMove = {
  * Hyperliquid credits the Arbitrum sender). Reorg-safe like the BSC projector: above (last projected block
  * − the window) the feed is compared with the index and corrected, in one transaction.
  * Nothing happens while the index holds no Arbitrum chain.
- *
- * @example
- * await projectArbitrumEvents(sql, { schema: "onchain", bridge: "0x2df1…3df7" });
  */
 export async function projectArbitrumEvents(
   sql: Sql,

@@ -19,9 +19,6 @@ export type ProjectResult = {
  * in one transaction with the agent's new position. An agent seen for the first time (or
  * whose token changed) is projected from its whole history. Only the indexer decides what is
  * on-chain: this pass never reads the chain itself.
- *
- * @example
- * await projectChainEvents(sql, { schema: "onchain" });
  */
 export async function projectChainEvents(
   sql: Sql,

@@ -24,9 +24,6 @@ export type StartEventsWorkerParameters = {
  * `NOTIFY webhook_inbox` and on a timer (a missed notification, a killed worker's rows):
  * the 'short' queue keeps at most one waiting, and the running ones stay apart with SKIP
  * LOCKED, so a job left active by a killed worker never holds the inbox up.
- *
- * @example
- * const stop = await startEventsWorker({ boss, sql, log });
  */
 export async function startEventsWorker(
   p: StartEventsWorkerParameters,

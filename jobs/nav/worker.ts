@@ -18,9 +18,6 @@ export type StartNavWorkerParameters = {
  * Schedules the NAV snapshot job (pg-boss cron, one run at a time per worker) and
  * handles it. Each run stores the current hour's point once and backfills missed hours; a
  * crash mid-run loses nothing because the next run finds the absent points again.
- *
- * @example
- * const stop = await startNavWorker({ boss, sql, log, viewsSchema: "onchain", rpcUrl });
  */
 export async function startNavWorker(p: StartNavWorkerParameters): Promise<() => Promise<void>> {
   const chain = createChainReader(p.rpcUrl);

@@ -25,9 +25,6 @@ export type Claimed = {
  * so a subscription's deliveries go out in event order, best effort, and a slow receiver
  * holds only its own slot). A claim is a lease: a worker that dies mid-attempt leaves it to
  * lapse, and the delivery is claimed again, its lost attempt logged as `interrupted`.
- *
- * @example
- * const claimed = await claimDue(sql, { limit: 10, leaseMs: 15_000 });
  */
 export async function claimDue(
   sql: Sql,
@@ -92,9 +89,6 @@ export async function claimDue(
  * When the next attempt of a failed one happens, or null when the schedule is spent: the
  * schedule's offset from the cycle start, moved by jitter, never in the past, later if the
  * receiver asked with `retry-after` (within the cycle's window).
- *
- * @example
- * nextAttemptAt({ timing, cycleStartedAt, cycleAttempts: 1, retryAfterSeconds: null, now });
  */
 export function nextAttemptAt(p: {
   timing: OutboundTiming;
@@ -123,9 +117,6 @@ export function nextAttemptAt(p: {
  * fails the delivery; a 410, or failures only for the failing window, disables the
  * subscription and stores an `internal` event `webhook.subscription_disabled` for the agent.
  * A late result of an attempt whose lease lapsed (and was claimed again) changes nothing.
- *
- * @example
- * await recordResult(sql, { claimed, agentId, result, timing });
  */
 export async function recordResult(
   sql: Sql,

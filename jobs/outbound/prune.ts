@@ -6,9 +6,6 @@ import type { Logger } from "../../lib/logger.ts";
 /**
  * Deletes finished deliveries (succeeded, failed, cancelled) older than `olderThanDays`,
  * with their attempts; pending and held ones stay whatever their age. Returns how many.
- *
- * @example
- * await pruneDeliveries(sql, 30); // 1204
  */
 export async function pruneDeliveries(sql: Sql, olderThanDays: number): Promise<number> {
   let total = 0;
@@ -26,9 +23,6 @@ export async function pruneDeliveries(sql: Sql, olderThanDays: number): Promise<
 /**
  * Schedules the hourly pruning of the delivery log on pg-boss: its cron runs the job once per
  * hour across every worker process, whichever picks it up.
- *
- * @example
- * const stop = await schedulePrune({ boss, sql, log });
  */
 export async function schedulePrune(p: {
   boss: PgBoss;

@@ -34,9 +34,6 @@ export type SendResult = {
  * POSTs one delivery attempt. Success is a 2xx within `timeoutMs` (connect, headers and the
  * whole answer); redirects are not followed (a 3xx is a failure); the host must be https and
  * resolve to a public address now, not only when the subscription was made.
- *
- * @example
- * const r = await sendWebhook({ url, headers, body, timeoutMs: 10_000, trustedOrigins: [] });
  */
 export async function sendWebhook(p: SendParameters): Promise<SendResult> {
   const started = performance.now();

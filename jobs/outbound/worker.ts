@@ -13,9 +13,6 @@ import type { HeadBlockReader } from "./release.ts";
  * Starts the outbound webhook dispatcher of a configured worker (the chain head comes from
  * the configured RPC, the devnet's in local mode) and the hourly pruning of the delivery log
  * on pg-boss.
- *
- * @example
- * const stop = await startOutboundWorker({ boss, sql, config, log });
  */
 export async function startOutboundWorker(p: {
   boss: PgBoss;

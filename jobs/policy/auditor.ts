@@ -37,9 +37,6 @@ type Candidate = Finding & {
  * hours) against the version it names and the day's budget; each agent's perps positions
  * against its policy. New anomalies are stored with an `internal` `policy.anomaly` event in
  * one transaction; a rerun over the same events adds nothing (dedup key per finding).
- *
- * @example
- * const r = await runPolicyAudit({ sql, sources, now: new Date() });
  */
 export async function runPolicyAudit(p: {
   sql: Sql;

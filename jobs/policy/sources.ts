@@ -8,9 +8,6 @@ import type { AuditSources } from "./auditor.ts";
 /**
  * The auditor's sources: the policy versions the service keeps (Postgres) and, when a perps
  * venue is configured, its positions.
- *
- * @example
- * const sources = policyAuditSources(config, sql);
  */
 export function policyAuditSources(config: Config, sql: Sql): AuditSources {
   const hl = resolveHyperliquid(config);

@@ -7,9 +7,6 @@ import { type AuditSources, runPolicyAudit } from "./auditor.ts";
 /**
  * Schedules the policy auditor every six hours (pg-boss cron) and handles it. A run that
  * fails (the signer unreachable) finishes nothing, so the next one audits the same period.
- *
- * @example
- * const stop = await startPolicyAuditWorker({ boss, sql, log, sources });
  */
 export async function startPolicyAuditWorker(p: {
   boss: PgBoss;

@@ -12,9 +12,6 @@ const side = (szi: number) => (szi > 0 ? "long" : "short");
  * the fill's realized PnL when it takes the position to flat (or flips it). Fills of one order
  * share the venue's `hash`, which is their correlation id. Ids depend only on the venue's
  * ids, so a fill seen twice (overlapping polls) is stored once.
- *
- * @example
- * const events = fillEvents(agentId, account, fills);
  */
 export function fillEvents(
   agentId: string,
@@ -92,9 +89,6 @@ export function fillEvents(
  * The feed events of non-funding ledger updates: `perps.deposit`, `perps.withdraw`,
  * `trade.liquidated`; other kinds (transfers, vaults, …) are not in the feed. Id: the
  * update's hash and kind.
- *
- * @example
- * const events = ledgerEvents(agentId, account, updates);
  */
 export function ledgerEvents(
   agentId: string,

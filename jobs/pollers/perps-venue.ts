@@ -63,9 +63,6 @@ export const PERPS_WEIGHT = {
  * within `sweepBudgetShare` of the budget, else the tick is a cheap one (2) and the sweep waits;
  * `sweepClaimAfterPeriods` late (or an account's first read), it claims the head of the line.
  * Throws `PollDeferred` when not even the cheap tick fits.
- *
- * @example
- * const { sweep } = await reserveTick(pacing, { claimant, sinceFullMs, sweepEveryMs: 60_000 });
  */
 export async function reserveTick(
   p: VenuePacing,

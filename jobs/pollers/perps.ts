@@ -118,9 +118,6 @@ async function saveAccount(tx: Sql, agentId: string, address: string, state: Cle
  * this minute's is spent, or the poller backs off after a 429, the poll is deferred (recorded,
  * not failed) and a later tick asks again from the same cursor. A failure or timeout records
  * the error and leaves the cursor; dedup by venue id keeps every fill exactly once.
- *
- * @example
- * await pollPerpsAccount(ctx, agentId, "0xabc…");
  */
 export async function pollPerpsAccount(
   c: PerpsPollContext,
@@ -202,12 +199,7 @@ export async function pollPerpsAccount(
   }
 }
 
-/**
- * Polls every perps account an agent registered (role `perps`).
- *
- * @example
- * await pollPerpsAgent(ctx, agentId);
- */
+/** Polls every perps account an agent registered (role `perps`). */
 export async function pollPerpsAgent(c: PerpsPollContext, agentId: string): Promise<void> {
   const accounts = await c.sql<{ address: string }[]>`
     select distinct address from app.agent_wallets where agent_id = ${agentId} and role = 'perps'`;

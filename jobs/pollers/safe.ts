@@ -73,9 +73,6 @@ export function safeEvents(agentId: string, txs: readonly MultisigTransaction[])
 /**
  * One poll of an agent's treasury Safe: every transaction modified since the cursor (minus an
  * overlap), all pages, into events and the new cursor in one transaction.
- *
- * @example
- * await pollSafeAgent(ctx, agentId);
  */
 export async function pollSafeAgent(c: SafePollContext, agentId: string): Promise<void> {
   const [a] = await c.sql<{ treasury_address: string | null }[]>`

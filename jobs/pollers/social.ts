@@ -23,9 +23,6 @@ export type SocialPollContext = {
  * One poll of an agent's X handle (its persona's): followers into the social-stats cache and
  * every post since the last one seen (`since_id`, all pages) as `tweet.posted`, id `tweet:<id>`.
  * A 429 stores X's reset as the time before which no poll asks again.
- *
- * @example
- * await pollSocialAgent(ctx, agentId);
  */
 export async function pollSocialAgent(c: SocialPollContext, agentId: string): Promise<void> {
   const [persona] = await c.sql<{ handle: string | null }[]>`

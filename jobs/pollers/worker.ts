@@ -127,9 +127,6 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
  * keyed by the agent with a throttle of one tick, so several workers ticking together still
  * send one; the job polls the agent's targets. Polls are idempotent (cursor with overlap,
  * dedup by the source's ids), so a retried, doubled or killed job loses and doubles nothing.
- *
- * @example
- * const stop = await startPollersWorker({ boss, sql, config, log });
  */
 export async function startPollersWorker(
   p: StartPollersWorkerParameters,

@@ -80,12 +80,7 @@ export async function rotateKey(
   });
 }
 
-/**
- * Revokes every live key of the agent; returns how many were revoked.
- *
- * @example
- * await revokeKeys(sql, { agentId }); // 1
- */
+/** Revokes every live key of the agent; returns how many were revoked. */
 export async function revokeKeys(sql: Sql, p: { agentId: string }): Promise<number> {
   const [agent] = await sql`select agent_id from app.agents where agent_id = ${p.agentId}`;
   if (!agent) throw new UnknownAgentError(`no agent ${p.agentId}`);

@@ -6,9 +6,6 @@ export type Sealed = { iv: string; tag: string; ct: string };
 /**
  * Encrypts `plain` under a 32-byte key. `context` (a row id) is bound as associated data, so
  * a sealed value copied onto another row fails to open.
- *
- * @example
- * const sealed = seal(key, "whsec_…", subscriptionId);
  */
 export function seal(key: Buffer, plain: string, context = ""): Sealed {
   const iv = randomBytes(12);
@@ -21,9 +18,6 @@ export function seal(key: Buffer, plain: string, context = ""): Sealed {
 /**
  * Decrypts a value from `seal`; a wrong key or context fails GCM's tag check (throws) instead
  * of returning garbage.
- *
- * @example
- * const secret = unseal(key, row.secret, row.subscription_id);
  */
 export function unseal(key: Buffer, s: Sealed, context = ""): string {
   const d = createDecipheriv("aes-256-gcm", key, Buffer.from(s.iv, "hex"));

@@ -118,9 +118,6 @@ function finish(assets: Valued[]) {
 /**
  * One BSC wallet's holdings: native BNB (read from the chain at the point's block: no log
  * carries it) and the service tokens the indexer has it holding, valued in USD.
- *
- * @example
- * const safe = await bscWalletHoldings(ctx, treasury);
  */
 export async function bscWalletHoldings(
   c: ValuationContext,
@@ -176,9 +173,6 @@ export async function bscWalletHoldings(
  * The perps venue account as the perps poller last read it (docs/pollers.md): its account
  * value in USDC, as of the poll. A past point takes the last poll of its hour or before.
  * `not_connected`: no perps wallet registered; `unavailable`: not polled yet.
- *
- * @example
- * const perps = await perpsHoldings(ctx, "0xabc…");
  */
 export async function perpsHoldings(
   c: ValuationContext,

@@ -63,9 +63,6 @@ export type SnapshotResult = { taken: number; backfilled: number; missing: numbe
  * block time: an hour exists once the index has reached it, and points are reproducible from
  * the chain. Points are keyed by (agent, hour) and inserted once: a rerun or a run after a
  * crash adds only what is absent.
- *
- * @example
- * await takeNavSnapshots({ sql, schema: "onchain", chain });
  */
 export async function takeNavSnapshots(p: {
   sql: Sql;

@@ -90,12 +90,7 @@ export function putPersona(sql: Sql, agentId: string, actor: Actor, p: PersonaIn
   });
 }
 
-/**
- * Adds an app the agent shipped; emits `app.added`. Returns the new app's id.
- *
- * @example
- * const appId = await addApp(sql, agentId, actor, { name: "Notes", url: "https://notes.example" });
- */
+/** Adds an app the agent shipped; emits `app.added`. Returns the new app's id. */
 export function addApp(sql: Sql, agentId: string, actor: Actor, a: AppInput): Promise<string> {
   const appId = randomUUID();
   return withEvent(sql, agentId, actor, "app.added", async (tx) => {
@@ -118,9 +113,6 @@ export class MissingRecordError extends LaunchpadError<"RECORD_NOT_FOUND"> {
 /**
  * Removes one of the agent's apps; emits `app.removed`. Throws MissingRecordError when the
  * agent has no such app (another agent's app included).
- *
- * @example
- * await removeApp(sql, agentId, actor, appId);
  */
 export function removeApp(sql: Sql, agentId: string, actor: Actor, appId: string) {
   return withEvent(sql, agentId, actor, "app.removed", async (tx) => {
@@ -173,12 +165,7 @@ export function addWallet(sql: Sql, agentId: string, actor: Actor, w: WalletInpu
   });
 }
 
-/**
- * Unregisters a wallet; emits `wallet.removed`. MissingRecordError when it is not registered.
- *
- * @example
- * await removeWallet(sql, agentId, actor, { chain: "bsc", address });
- */
+/** Unregisters a wallet; emits `wallet.removed`. MissingRecordError when it is not registered. */
 export function removeWallet(
   sql: Sql,
   agentId: string,

@@ -4,12 +4,7 @@ import { HEARTBEAT_LIMITS } from "../limits.ts";
 /** A role's last heartbeat (app.role_heartbeats). */
 export type Heartbeat = { role: string; beatAt: Date; detail: Record<string, unknown> };
 
-/**
- * Records that `role` is alive now, with what it wants others to know.
- *
- * @example
- * await beat(sql, "worker");
- */
+/** Records that `role` is alive now, with what it wants others to know. */
 export async function beat(sql: Sql, role: string, detail: object = {}): Promise<void> {
   await sql`
     insert into app.role_heartbeats (role, beat_at, detail)

@@ -21,9 +21,6 @@ export type IndexerProgress = {
  * lag: on the devnet `evm_increaseTime` (devnet seed) puts them ahead of the clock for good.
  * So the tracker remembers when it first saw each head and dates the lag from the first head
  * past the indexed block.
- *
- * @example
- * const t = lagTracker("indexer_1"); t.observe({ indexedBlock: 10, headBlock: 12, now: Date.now() });
  */
 export function lagTracker(schema: string, history: number = INDEXER_LAG_LIMITS.headHistory) {
   const heads: { block: number; seenAt: number }[] = [];

@@ -55,9 +55,6 @@ export type IndexerStatus = { schema: string; chains: ChainStatus[] };
 /**
  * Progress of one Ponder deployment, from its own checkpoint tables (present from its first
  * seconds, before any view exists), and the chain head.
- *
- * @example
- * const status = await readIndexerStatus({ sql, schema: "indexer_1", rpcUrl });
  */
 export async function readIndexerStatus(p: {
   sql: Sql;

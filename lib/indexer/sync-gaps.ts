@@ -99,9 +99,6 @@ async function hasSyncCache(sql: Sql): Promise<boolean> {
 /**
  * The block a Ponder log line says a chain could not find (`BlockNotFoundError` on
  * `eth_getBlockByNumber`), with the chain's name, or undefined for any other line.
- *
- * @example
- * missingBlockInLog(line); // { chain: "arbitrum", block: 240 }
  */
 export function missingBlockInLog(line: string): { chain: string; block: number } | undefined {
   if (!line.includes("BlockNotFoundError") || !line.includes("eth_getBlockByNumber")) return;

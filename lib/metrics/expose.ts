@@ -33,9 +33,6 @@ const envelope = (error: string, message: string) => JSON.stringify({ ok: false,
 /**
  * The worker's `GET /metrics` on its own port (it serves no other HTTP). Resolves once it
  * listens; `close()` stops it.
- *
- * @example
- * const m = await serveMetrics({ host: "127.0.0.1", port: 9464, policy: { env, adminToken } });
  */
 export function serveMetrics(p: {
   host: string;

@@ -54,9 +54,6 @@ type Timed = { createdOn?: Date; startAfter?: Date; startedOn?: Date };
  * Times every handler this pg-boss instance runs (wait and run time per queue) and counts its
  * queues on a scrape, without touching the handlers: `work` is wrapped once here. Returns the
  * function that stops counting the queues.
- *
- * @example
- * const unwatch = instrumentBoss(boss);
  */
 export function instrumentBoss(boss: PgBoss): () => void {
   const work = boss.work.bind(boss) as (...args: unknown[]) => Promise<string>;

@@ -56,12 +56,7 @@ budget(
   (b) => b.deferred,
 );
 
-/**
- * Runs one poll and counts it.
- *
- * @example
- * await countPoll("perps", () => s.poll(agentId));
- */
+/** Runs one poll and counts it. */
 export async function countPoll(poller: string, poll: () => Promise<void>): Promise<void> {
   try {
     await poll();

@@ -20,7 +20,7 @@ export const SLOW_BUCKETS = [0.05, 0.25, 1, 2.5, 5, 10, 30, 60, 120, 300, 900];
  * removes it when it stops; a scrape reads them all and skips one that fails.
  *
  * @example
- * const remove = QUEUES.add({ boss }); ... remove();
+ * const remove = QUEUES.add(boss); ... remove();
  */
 export class Sources<T> {
   private readonly items = new Set<T>();

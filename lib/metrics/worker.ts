@@ -8,9 +8,6 @@ import { BUDGET_DATABASES } from "./pollers.ts";
  * Everything the worker's scrape reads: its pg-boss queues (and timing of every handler it
  * registers from now on), its outbound subscriptions and the venue budgets. Returns the
  * function that stops reading them (the worker's stop).
- *
- * @example
- * const unwatch = watchWorker({ boss, sql }); ... unwatch();
  */
 export function watchWorker(p: { boss: PgBoss; sql: Sql }): () => void {
   const removers = [

@@ -57,12 +57,7 @@ export type ListDeliveriesParameters = {
   before?: { createdAt: Date; deliveryId: string };
 };
 
-/**
- * A subscription's deliveries, newest first, each with its latest attempts.
- *
- * @example
- * const page = await listDeliveries(sql, { subscriptionId, limit: 50 });
- */
+/** A subscription's deliveries, newest first, each with its latest attempts. */
 export async function listDeliveries(
   sql: Sql,
   p: ListDeliveriesParameters,
@@ -92,9 +87,6 @@ export async function listDeliveries(
 /**
  * Sends a delivery again now, with a fresh retry cycle and the same `webhook-id` and body.
  * A delivery in flight keeps its attempt; a held chain event waits for finality.
- *
- * @example
- * await redeliver(sql, { subscriptionId, deliveryId });
  */
 export async function redeliver(
   sql: Sql,
@@ -128,9 +120,6 @@ export async function redeliver(
 /**
  * Queues a `webhook.test` delivery to the subscription (even a disabled one: it is how a
  * receiver is checked before enabling). Its body says it is a test; it has its own webhook-id.
- *
- * @example
- * const d = await queueTestDelivery(sql, { subscriptionId, agentId });
  */
 export async function queueTestDelivery(
   sql: Sql,

@@ -17,9 +17,6 @@ export function newSigningSecret(): string {
 /**
  * The `webhook-signature` header: one `v1,<base64 HMAC-SHA256>` entry per live secret over
  * `${id}.${timestamp}.${body}`, space-separated, so receivers accept during a rotation.
- *
- * @example
- * signatureHeader({ secrets: [secret], id: "msg_1", timestamp: 1700000000, body: "{}" });
  */
 export function signatureHeader(p: {
   secrets: readonly string[];

@@ -71,9 +71,6 @@ export type CreateSubscriptionParameters = SubscriptionFilters & {
  * Stores a subscription with a new signing secret (sealed under `key`), at most
  * OUTBOUND_LIMITS.maxSubscriptionsPerAgent per agent (counted under a lock on the agent, so
  * racing requests cannot pass the limit). The secret is returned here and never again.
- *
- * @example
- * const { subscription, secret } = await createSubscription(sql, key, { agentId, url, ... });
  */
 export async function createSubscription(
   sql: Sql,
@@ -134,9 +131,6 @@ export type UpdateSubscriptionParameters = Partial<SubscriptionFilters> & {
 /**
  * Changes filters, URL, description or `enabled`. Re-enabling clears the reason and the
  * failure streak, so the 24 h window starts again; pending deliveries resume.
- *
- * @example
- * await updateSubscription(sql, agentId, subId, { enabled: false });
  */
 export async function updateSubscription(
   sql: Sql,
@@ -193,9 +187,6 @@ export async function deleteSubscription(
 /**
  * A new signing secret; the current one keeps signing beside it for
  * OUTBOUND_LIMITS.rotationOverlapMs, so receivers can switch without losing a delivery.
- *
- * @example
- * const { secret } = await rotateSecret(sql, key, agentId, subId);
  */
 export async function rotateSecret(
   sql: Sql,

@@ -14,12 +14,7 @@ export type AnomalyRow = {
   detectedAt: Date;
 };
 
-/**
- * The anomaly panel: newest first.
- *
- * @example
- * const items = await listAnomalies(sql, { limit: 50 });
- */
+/** The anomaly panel: newest first. */
 export async function listAnomalies(
   sql: Sql,
   o: { limit: number; agentId?: string },

@@ -137,9 +137,6 @@ export function auditEvent(e: AppliedEvent, version: PolicyVersion | undefined):
  * Daily budgets: the running sum of applied opens per agent and UTC day, each checked against
  * the budget of the version its event names. `events` must be every applied event of the
  * days concerned, oldest first. Returns the finding per event that went over.
- *
- * @example
- * auditDailyBudget(events, versionOf);
  */
 export function auditDailyBudget(
   events: readonly AppliedEvent[],

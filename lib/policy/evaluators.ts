@@ -41,9 +41,6 @@ const utcMidnight = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY
  * True when the realized PnL over the loss window fell to or below `-floor` at some close
  * since the last UTC midnight: opens stay blocked until the next one. The windowed sum only
  * drops at a close, so checking at each of today's closes is enough.
- *
- * @example
- * lossFloorBreached(realized, 100n * 10n ** 18n, 86_400, new Date());
  */
 export function lossFloorBreached(
   realized: readonly RealizedPnl[],

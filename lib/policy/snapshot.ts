@@ -100,9 +100,6 @@ export type SnapshotParameters = {
  * positions on both venues at their marks, today's opened notional from the service's
  * ledger, and realized PnL from the venue's fills over the loss window and today.
  * Throws when a source cannot be read: the caller denies (fail closed).
- *
- * @example
- * const state = await takeSnapshot({ now, wallet, ledger, lossWindowSec: 86400, spot, perps });
  */
 export async function takeSnapshot(p: SnapshotParameters): Promise<PolicyState> {
   const midnight = Math.floor(p.now.getTime() / DAY_MS) * DAY_MS;

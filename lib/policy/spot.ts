@@ -54,9 +54,6 @@ export function weiToUsd(wei: bigint, price: { answer: bigint; decimals: number 
  * Decodes a BSC transaction into what it does: a spot swap on the DEX router (venue, asset,
  * side, USD notional), an approve, a transfer, a platform call, or `unknown` (never signed).
  * Pure: no chain access; the BNB price comes in the context.
- *
- * @example
- * const intent = decodeBscTransaction({ to: router, value: 10n ** 17n, data }, ctx);
  */
 export function decodeBscTransaction(tx: BscTransaction, ctx: SpotContext): Intent {
   const to = tx.to.toLowerCase();

@@ -101,9 +101,6 @@ export async function charge(sql: Sql, b: WeightBudget, weight: number): Promise
  * The venue answered 429: nothing more is sent, by any worker, for `backoffMs`; doubled (up to
  * `maxMs`) when the last 429 came within the last back-off and a window of it. The 429s of
  * requests already under way when the first arrived do not extend it.
- *
- * @example
- * await rateLimited(sql, budget, { backoffMs: 60_000, maxMs: 600_000 });
  */
 export async function rateLimited(
   sql: Sql,

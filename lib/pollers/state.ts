@@ -64,9 +64,6 @@ export async function recordSuccess(tx: Sql, k: PollKey, next: Cursor): Promise<
 /**
  * Records a poll put off (the venue's rate budget spent, or the poller backing off after a
  * 429): neither a success nor a failure; the cursor stays and the next tick asks again.
- *
- * @example
- * await recordDeferral(sql, key);
  */
 export async function recordDeferral(sql: Sql, k: PollKey): Promise<void> {
   await sql`insert into app.poller_state (poller, agent_id, target, last_attempt_at, deferrals,
@@ -79,9 +76,6 @@ export async function recordDeferral(sql: Sql, k: PollKey): Promise<void> {
 /**
  * Records a failed poll: the cursor stays, so the next tick asks again from the same point.
  * `notBefore`: the source's rate-limit reset, honoured by the next ticks.
- *
- * @example
- * await recordFailure(sql, key, error);
  */
 export async function recordFailure(
   sql: Sql,

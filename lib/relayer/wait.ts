@@ -13,9 +13,6 @@ export type WaitRelayerTxParameters = { timeoutMs: number; pollMs: number };
  * Waits until a stored relayer transaction is mined, or until its nonce was used by another
  * transaction (`dropped`: it can never be mined; the caller re-checks the chain and signs
  * anew), or `timeoutMs` passed (`pending`).
- *
- * @example
- * const outcome = await waitRelayerTx(ctx, saga.fund_tx, { timeoutMs: 60_000, pollMs: 100 });
  */
 export async function waitRelayerTx(
   r: Pick<Relayer, "client" | "relayer">,

@@ -3,9 +3,6 @@ import type { Config } from "../../lib/config.ts";
 /**
  * The Safe Transaction Service of a configuration: SAFE_TX_SERVICE_URL, or (outside
  * production) the local stand-in on SAFE_TX_SERVICE_PORT. Undefined: the Safe poller is off.
- *
- * @example
- * resolveSafeTxService(loadConfig()); // { apiUrl: "http://127.0.0.1:3015", local: true }
  */
 export function resolveSafeTxService(
   config: Config,

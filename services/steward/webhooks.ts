@@ -40,12 +40,7 @@ export function canonicalSignedPayload(
   return `v2:${sentAt}.${deliveryId.length}:${deliveryId}.${eventType.length}:${eventType}.${body}`;
 }
 
-/**
- * The headers of one delivery attempt, as Steward's dispatcher sends them.
- *
- * @example
- * const headers = stewardDeliveryHeaders({ secret, body, deliveryId, eventType: "tx.signed" });
- */
+/** The headers of one delivery attempt, as Steward's dispatcher sends them. */
 export function stewardDeliveryHeaders(p: {
   secret: string;
   body: string;

@@ -17,9 +17,6 @@ export type LateRegistrationParameters = { rpcUrl: string; record: DeploymentRec
  * saga does it and later: created, bought, sold and transferred before the entry, and bought
  * once more in the entry's own block, ordered before it. The index must show all of it
  * (src/before-registration.ts). Runs on an automining devnet and leaves automine on.
- *
- * @example
- * const late = await lateRegisteredToken({ rpcUrl, record, seed: 7 });
  */
 export async function lateRegisteredToken(p: LateRegistrationParameters): Promise<Address> {
   const world = storyWorld({ rpcUrl: p.rpcUrl, record: p.record, seed: p.seed + 1000 });

@@ -25,12 +25,7 @@ export function sumOf(samples: Sample[], name: string, labels: Record<string, st
     .reduce((n, s) => n + s.value, 0);
 }
 
-/**
- * Scrapes one role's GET /metrics.
- *
- * @example
- * const api = await scrapeMetrics(`${apiUrl}/metrics`);
- */
+/** Scrapes one role's GET /metrics. */
 export async function scrapeMetrics(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers });
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${await res.text()}`);

@@ -57,9 +57,6 @@ type Filter = { fromBlock?: string; toBlock?: string; blockHash?: string };
 /**
  * Judges an eth_getLogs against the profile's caps: undefined when it passes, else the error.
  * `logs` are the node's answer for the request (read first, as a provider counts them).
- *
- * @example
- * const refusal = judgeGetLogs(profile, params, logs, head);
  */
 export function judgeGetLogs(
   profile: ProviderProfile,

@@ -22,9 +22,6 @@ const DEADLINE = 2n ** 40n;
  * A short burst of the storyline's trades and transfers from one fresh seeded wallet: a few
  * blocks of activity, small enough to stay inside Ponder's unfinalized window (30 blocks) for
  * reorg tests.
- *
- * @example
- * await tradeBurst({ rpcUrl, record, seed: 8, curveTokens: [t1], dexToken: t0, count: 8 });
  */
 export async function tradeBurst(p: TradeBurstParameters): Promise<void> {
   const world = storyWorld({ rpcUrl: p.rpcUrl, record: p.record, seed: p.seed });

@@ -23,9 +23,6 @@ const SCENARIO_BNB_USD = 612_50000000n;
  * The devnet storyline (devnet/storyline/) made deterministic for the indexer (automine): one
  * transaction at a time from seeded wallets, plus one token created without registration, one
  * registered blocks after its creation, and a BNB/USD update.
- *
- * @example
- * const s = await runScenario({ rpcUrl, record, seed: 1, trades: 300 });
  */
 export async function runScenario(p: RunScenarioParameters): Promise<RunScenarioReturnType> {
   const story = await runStoryline({

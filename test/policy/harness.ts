@@ -63,9 +63,6 @@ export type PolicyWorld = {
 /**
  * Boots anvil with the devnet contracts, embedded Postgres, the perps venue stand-in, the
  * steward stand-in over HTTP and the API over HTTP, and one agent with a funded wallet.
- *
- * @example
- * const w = await startPolicyWorld();
  */
 export async function startPolicyWorld(): Promise<PolicyWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), "policy-test-"));

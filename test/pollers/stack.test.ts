@@ -2,12 +2,13 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import { launchEnv, nextIp } from "../helpers/launch.ts";
 
-// Issue 19's "Done when", through the whole stack as a user runs it: a fresh `launchpad start`
-// (test mode, every poll period scaled by POLL_TIME_SCALE) and `launchpad devnet seed`. One
-// agent's feed then shows perps fills with opens and closes, a Safe transaction's propose,
-// confirm and execute under one correlation id, posts, and a USDC deposit from the second
-// chain (sent on Arbitrum, credited by the venue); its holdings have the `hyperliquid` source
-// and its social stats the follower count. A second seed on the same stack adds new ones.
+// What docs/pollers.md ("`devnet seed`: one agent with everything") promises, through the whole
+// stack as a user runs it: a fresh `launchpad start` (test mode, every poll period scaled by
+// POLL_TIME_SCALE) and `launchpad devnet seed`. One agent's feed then shows perps fills with opens
+// and closes, a Safe transaction's propose, confirm and execute under one correlation id, posts,
+// and a USDC deposit from the second chain (sent on Arbitrum, credited by the venue); its holdings
+// have the `hyperliquid` source and its social stats the follower count. A second seed on the same
+// stack adds new ones.
 
 /** Polls 50 times as often as in production: social every 6 s, Safe 0.6 s, perps at most once a second (pg-boss). */
 const POLL_TIME_SCALE = "0.02";

@@ -7,9 +7,6 @@ const TOKEN_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  * Stores a verified, valid webhook in `app.webhook_inbox` with its resolved agent, once per
  * (source, sourceEventId). One round trip when the agent exists; only an insert that stored
  * nothing asks again whether the agent or the duplicate was the reason.
- *
- * @example
- * await storeWebhook(sql, "code-host", body); // "stored" | "duplicate" | "unknown_agent"
  */
 export async function storeWebhook(
   sql: Sql,

@@ -72,9 +72,6 @@ export async function authenticateAgentKey(
 /**
  * True when `header` (an Authorization header) carries the operator token, compared in
  * constant time; false when no operator token is configured.
- *
- * @example
- * if (isOperatorToken(adminToken, c.req.header("authorization"))) { ... }
  */
 export function isOperatorToken(
   token: string | undefined,

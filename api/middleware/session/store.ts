@@ -33,12 +33,7 @@ export async function createSession(
   return { id, expiresAt: (row as { expires_at: Date }).expires_at };
 }
 
-/**
- * The live session of an opaque id of the given kind: unexpired and not revoked.
- *
- * @example
- * const s = await findSession(sql, "siwe", cookieValue);
- */
+/** The live session of an opaque id of the given kind: unexpired and not revoked. */
 export async function findSession(
   sql: Sql,
   kind: Session["kind"],
@@ -64,12 +59,7 @@ export async function revokeSession(sql: Sql, idHash: Buffer) {
 /** Cookie attributes: HttpOnly, SameSite=Lax, Secure in production, host-only, path /. */
 export type CookiePolicy = { secure: boolean };
 
-/**
- * Sets a session cookie that expires with the session.
- *
- * @example
- * setSessionCookie(c, "siwe_session", id, expiresAt, { secure: true });
- */
+/** Sets a session cookie that expires with the session. */
 export function setSessionCookie(
   c: Context,
   name: string,

@@ -1,4 +1,4 @@
--- The read API's own tables (issue 5).
+-- The read API's own tables (docs/api.md).
 
 -- Request counts per client and fixed window, shared by every API instance.
 -- `key` is `ip:<address>` or `<principal kind>:<id>`; rows older than a window are swept.
@@ -12,7 +12,7 @@ CREATE UNLOGGED TABLE app.rate_limit (
 );
 CREATE INDEX rate_limit_window_idx ON app.rate_limit (window_start);
 
--- Agents launched through the service. The launch saga (issue 6) fills it; the read API
+-- Agents launched through the service. The launch saga (jobs/launch/) fills it; the read API
 -- joins it with the indexed token. Addresses are stored lowercase.
 CREATE TABLE app.agents (
   agent_id text PRIMARY KEY,
@@ -30,6 +30,7 @@ CREATE TABLE app.agents (
   featured boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now()
 );
--- SPEC.md: exactly one agent is featured at a time.
+-- At most one agent is featured at a time: featureAgent (lib/dashboard/records.ts) moves the
+-- flag under a lock, and this index is the last guard (docs/dashboard.md).
 CREATE UNIQUE INDEX agents_one_featured_idx ON app.agents (featured) WHERE featured;
 CREATE INDEX agents_launched_idx ON app.agents (launched_at DESC NULLS LAST, agent_id);

@@ -1,4 +1,5 @@
--- Agent keys and the launch saga (issue 6). Extends the read API's app.agents (002).
+-- Agent keys (lib/agents/keys.ts) and the launch saga (jobs/launch/). Extends the read API's
+-- app.agents (002).
 
 -- An operator registers an agent by name before it launches; what it launches (ticker,
 -- description, image) arrives with the launch request.

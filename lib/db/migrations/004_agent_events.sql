@@ -1,6 +1,6 @@
--- The agent event feed (issue 11): one row per thing an agent did or had done to it, from
--- webhooks, pollers and the indexer. Every later reader (the feed endpoints, the WebSocket
--- bridge, the dashboard, outbound webhooks) reads this table; docs/events.md is its contract.
+-- The agent event feed: one row per thing an agent did or had done to it, from webhooks, pollers
+-- and the indexer. Every later reader (the feed endpoints, the WebSocket bridge, the dashboard,
+-- outbound webhooks) reads this table; docs/events.md is its contract.
 CREATE TABLE app.agent_events (
   -- Ingestion order. Not a gapless stream on its own (ids are taken before commit): tailers
   -- order by (tx_id, id) and read only below the oldest running transaction, see below.

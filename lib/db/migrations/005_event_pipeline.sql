@@ -1,4 +1,4 @@
--- The agent event pipeline (issue 11): the webhook inbox as a work queue with a dead letter,
+-- The agent event pipeline (docs/events.md): the webhook inbox as a work queue with a dead letter,
 -- and the chain projector's memory.
 
 -- Inbox rows carry their resolved agent (the API resolves agentId or token address before

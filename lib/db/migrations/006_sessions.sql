@@ -1,4 +1,4 @@
--- Sessions (issue 14): SIWE nonces and sessions, patrons over X OAuth, deposit-launch
+-- Sessions (docs/sessions.md): SIWE nonces and sessions, patrons over X OAuth, deposit-launch
 -- requests. Secrets are stored as sha256 (256-bit random values, so a plain hash suffices).
 
 -- A SIWE nonce: single-use (deleted when consumed), bound to the address that asked for it.

@@ -1,8 +1,8 @@
--- The agent dashboard's own records (issue 13): persona, apps, burn config, registered
+-- The agent dashboard's own records (docs/dashboard.md): persona, apps, burn config, registered
 -- wallets, featuring history, NAV snapshots and the social cache. Chain facts stay in Ponder's
 -- views; these are what an agent or an operator says about the agent.
 
--- Keys write their own agent's dashboard by default (SPEC.md keys are `launch:*`; the
+-- Keys write their own agent's dashboard by default (api/AGENT.md: keys are `launch:*`; the
 -- dashboard adds `agent:write`). Existing keys get it too: they were issued before it existed.
 ALTER TABLE app.agent_keys ALTER COLUMN scopes SET DEFAULT ARRAY['launch:*', 'agent:write'];
 UPDATE app.agent_keys SET scopes = scopes || ARRAY['agent:write']

@@ -1,6 +1,6 @@
--- Outbound webhooks (issue 15): an agent's subscriptions, one delivery per (subscription,
--- event), every attempt, and the dispatcher's durable position in app.agent_events.
--- docs/webhooks.md is the contract.
+-- Outbound webhooks: an agent's subscriptions, one delivery per (subscription, event), every
+-- attempt, and the dispatcher's durable position in app.agent_events. docs/webhooks.md is the
+-- contract.
 CREATE TABLE app.webhook_subscriptions (
   subscription_id text PRIMARY KEY,
   agent_id text NOT NULL REFERENCES app.agents (agent_id),

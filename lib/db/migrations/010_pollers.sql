@@ -1,4 +1,4 @@
--- Off-chain pollers (issue 19): per (poller, agent, target) cursors and health, the perps
+-- Off-chain pollers (docs/pollers.md): per (poller, agent, target) cursors and health, the perps
 -- account cache behind the dashboard's `hyperliquid` holdings source, and its hourly history
 -- for NAV backfill. Events themselves go to app.agent_events (dedup by source + id).
 

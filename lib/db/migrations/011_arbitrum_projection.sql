@@ -1,4 +1,4 @@
--- USDC on Arbitrum (issue 19): how far the Arbitrum projector has copied each agent's USDC
+-- USDC on Arbitrum (docs/events.md): how far the Arbitrum projector has copied each agent's USDC
 -- moves into app.agent_events, and for which deposit addresses. A changed address set
 -- reprojects the agent from its whole history (like a changed token in app.chain_projection).
 

@@ -1,4 +1,4 @@
--- Trading policy auditor (issue 20): every six hours the policy.applied events of the period
+-- Trading policy auditor (jobs/policy/): every six hours the policy.applied events of the period
 -- are compared with the policy version each names and with the venue's record. A violation is
 -- an anomaly, stored once (dedup_key) and also written to the feed as an internal event.
 CREATE TABLE app.policy_audit_runs (

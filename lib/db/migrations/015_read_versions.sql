@@ -1,7 +1,8 @@
--- Issue 17 (reads): a version per app table that chain-derived reads also show, so an API
--- process can cache those reads until either the index or the table moves. The version row is
--- updated inside the writer's transaction: a reader sees the new version only together with the
--- rows it describes (a sequence would be seen before the commit and let a stale read be cached).
+-- A version per app table that chain-derived reads also show (docs/market.md, "Caching and the
+-- indexed block"), so an API process can cache those reads until either the index or the table
+-- moves. The version row is updated inside the writer's transaction: a reader sees the new version
+-- only together with the rows it describes (a sequence would be seen before the commit and let a
+-- stale read be cached).
 
 CREATE TABLE app.read_versions (
   name text PRIMARY KEY,

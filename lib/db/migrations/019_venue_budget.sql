@@ -1,5 +1,5 @@
--- The perps venue's rate budget, shared by every worker process (issue 19, docs/pollers.md
--- "Rate budget"): the weight of each request sent, with its time, summed over a sliding
+-- The perps venue's rate budget, shared by every worker process (docs/pollers.md "Perps: the
+-- venue's rate budget"): the weight of each request sent, with its time, summed over a sliding
 -- window under one row lock; and the poller-wide back-off after the venue answers 429.
 CREATE TABLE app.venue_budget (
   venue text PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Agent wallets prepared before the launch request (issue 17, target 4): provisioned at the
+-- Agent wallets prepared before the launch request (jobs/launch/prepare.ts): provisioned at the
 -- signer and funded with the gas of the identity registration, so the wallet can register in
 -- the first block of its launch instead of waiting for its funding to be mined.
 -- status: preparing (a worker holds it while lease_until is in the future), ready (funded).

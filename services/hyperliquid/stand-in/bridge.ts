@@ -93,10 +93,6 @@ export async function scanBridge(
  * Scans the bridge every `everyMs` until stopped; a failed scan (the chain unreachable) is
  * tried again on the next tick from the same cursor. `stop` resolves once a scan under way has
  * ended, so nothing is written after it.
- *
- * @example
- * const stop = watchBridge(venue, settings, log);
- * await stop();
  */
 export function watchBridge(
   venue: Venue,

@@ -41,9 +41,6 @@ export type ControlDeps = {
  * The venue's controls for tests, the seed and the trading-policies issue, mounted under
  * `/_control/` (docs/pollers.md): marks and their walk, deposits, withdrawals, fills, closes,
  * liquidations, API wallets, injected failures, and the state.
- *
- * @example
- * app.route("/_control", controlRoutes({ venue, requests, walk, stepBps, setFailure }));
  */
 export function controlRoutes(d: ControlDeps): Hono {
   const { venue } = d;

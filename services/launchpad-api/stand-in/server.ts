@@ -38,9 +38,6 @@ const CODES = { badRequest: "400", unauthorized: "401", notFound: "404", interna
  * token in `meme-web-access`), multipart upload, and create answering only `{createArg,
  * signature}`, signed with the devnet launchpad signer TokenManager2 verifies. Also hosts the
  * sample images local mode launches with.
- *
- * @example
- * const app = createLaunchpadApp({ record, signer, origin, dir, log });
  */
 export function createLaunchpadApp(p: LaunchpadStandInParameters) {
   const nonces = new Map<string, string>();

@@ -40,9 +40,6 @@ const slotAddress = (word: Hex | undefined): Address =>
 /**
  * The Safe at `address` read from the chain, or undefined when no Safe lives there (the
  * service answers 404 for a Safe it does not index).
- *
- * @example
- * const info = await readSafeInfo(client, "0xSafe…");
  */
 export async function readSafeInfo(
   client: PublicClient,
@@ -94,12 +91,7 @@ export type Execution = {
   maxPriorityFeePerGas: string | null;
 };
 
-/**
- * The execution of `safeTxHash` by `safe` when its ExecutionSuccess is on the chain.
- *
- * @example
- * const e = await findExecution(client, safe, "0x…");
- */
+/** The execution of `safeTxHash` by `safe` when its ExecutionSuccess is on the chain. */
 export async function findExecution(
   client: PublicClient,
   safe: Address,

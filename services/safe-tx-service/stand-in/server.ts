@@ -31,9 +31,6 @@ const VERSION = "6.10.1";
  * would (executor, signatures, gas, fee). Without `rpcUrl` (tests), every signer counts as an
  * owner, the threshold is 1, Safe info is 404 and `/_control/executed` marks executions.
  * With `statePath` the transactions survive a restart of the stand-in.
- *
- * @example
- * const app = createSafeTxServiceStandIn({ chainId: 56, rpcUrl, log });
  */
 export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   const app = new Hono();

@@ -13,9 +13,6 @@ export type ParsedSignature = {
  * protocol-kit's `signTransaction` makes), v 31/32 signs it as an eth_sign message (v + 4, what
  * protocol-kit's `signHash` makes). Contract signatures (v 0) and approved hashes (v 1) are
  * left out of the stand-in: they answer an error naming the signature.
- *
- * @example
- * const sigs = await parseSignatures(safeTxHash, "0x…41 bytes…");
  */
 export async function parseSignatures(
   hash: Hex,

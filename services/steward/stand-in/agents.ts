@@ -27,9 +27,6 @@ export function identity(w: StoredWallet, tenantId: string): AgentIdentity {
  * `/agents` as Steward answers it: create (the id is Steward's own `agt_…`; the caller's `id`
  * is checked, then kept only as the platformId when none is given), read, and the policy
  * rules (a PUT body is the bare array). Mounted at `/agents` and `/v1/agents`.
- *
- * @example
- * app.route("/agents", agentRoutes({ store, tenantId, log }));
  */
 export function agentRoutes(d: { store: StewardStore; tenantId: string; log: Logger }) {
   const app = new Hono();

@@ -61,7 +61,7 @@ function judge(rule: PolicyRule, r: SignRequest): PolicyResult {
  * auto-approve threshold holds the transaction for a person (`held`).
  *
  * @example
- * const results = evaluateRules(store.rules(id), { kind: "transaction", to });
+ * const { refused, held } = evaluateRules(store.rules(walletId), { kind: "transaction", to, value });
  */
 export function evaluateRules(rules: PolicyRule[], r: SignRequest) {
   const results = rules.filter((x) => x.enabled).map((rule) => judge(rule, r));

@@ -41,9 +41,6 @@ export const STEWARD_WEBHOOK_EVENTS = {
  * its own webhook deliveries (v2 signature, stable delivery ids, an outbox) and the rule types
  * of the agent's Steward policy it enforces (stand-in/rules.ts). Keys are sealed with
  * AES-256-GCM; signing calls of one wallet run one at a time.
- *
- * @example
- * const app = createStewardApp({ rpcUrl, chainId: 56, apiKey, tenantId, webhookBaseUrl, webhookSecret, storePath, masterKey, log });
  */
 export function createStewardApp(p: StewardStandInParameters) {
   const store = new StewardStore(p.storePath, p.masterKey, p.log);

@@ -35,9 +35,6 @@ const UINT = /^(0|[1-9]\d{0,77})$/;
  * `Idempotency-Key`; refused 403 `{txId, results}`, held 202 `pending_approval`, else 200
  * `{txId, txHash}`), the transaction record, sign-message, sign-typed-data and the addresses.
  * The agent's Steward rules are enforced for the types rules.ts knows (docs/upstreams.md).
- *
- * @example
- * app.route("/vault", vaultRoutes(deps));
  */
 export function vaultRoutes(d: VaultDeps) {
   const app = new Hono();

@@ -55,9 +55,6 @@ const problem = (title: string, detail: string, status: number) => ({
  * controls under `/stand-in/`: the consenting user, posted tweets, failure injection. With
  * `statePath`, accounts and posts survive a restart (OAuth codes and user tokens do not: they
  * are short-lived, and the service's own token is configured).
- *
- * @example
- * const app = createXStandIn({ clientId, clientSecret, log });
  */
 export function createXStandIn(p: XStandInParameters) {
   const app = new Hono();

@@ -27,7 +27,8 @@ export type ChaosAction =
  * design). Its output goes to `<data dir>/api-2.log`.
  *
  * @example
- * const api2 = await secondApi(stack, env); await api2.kill(); await api2.start();
+ * const api2 = await secondApi(env); await api2.start(); // not started until asked
+ * await api2.kill(); await api2.start();
  */
 export async function secondApi(env: Record<string, string>) {
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;

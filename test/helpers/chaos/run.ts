@@ -46,9 +46,6 @@ const SETTLE_MS = 180_000;
  * past the upstream timeout. Then: every accepted launch is on chain exactly once, every
  * accepted webhook is in agent_events exactly once, the index equals the chain, no unexpected
  * 5xx, every role is back. Prints what it did and found.
- *
- * @example
- * const report = await runChaos({ loadMs: 60_000, agents: 3, actionEveryMs: 4000, seed: 1, log: console.log });
  */
 export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   let rng = o.seed >>> 0 || 1;

@@ -13,9 +13,6 @@ export type CrossAgentResult = { op: string; status: number; changed: string[] }
  * aimed at `owner`'s resources (its id or token in the path, or its agentId in the body) with
  * `intruder`'s valid key and an otherwise valid request. Each must be refused (403) and change
  * no table. Found from the document, so a new agent route is covered without being listed.
- *
- * @example
- * const results = await crossAgentRequests({ ... });
  */
 export async function crossAgentRequests(o: {
   baseUrl: string;

@@ -48,9 +48,6 @@ export type FuzzReport = {
  * fixed order and from one seed, so a failure replays with the seed (and the fast-check path
  * it prints). A failing operation is shrunk to its smallest failing request, then the run
  * goes on with the next operation.
- *
- * @example
- * const report = await fuzz({ baseUrl, seed: 42, runs: 20 });
  */
 export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
   const log = o.log ?? (() => {});
@@ -124,9 +121,6 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
 /**
  * A fingerprint of every table of a schema: row count and a hash of the rows, per table,
  * except `skip` (tables written by every request, such as the rate-limit counters).
- *
- * @example
- * const snapshot = tableFingerprint(sql, "app", ["rate_limit"]);
  */
 export function tableFingerprint(
   sql: { unsafe: (q: string) => Promise<Record<string, unknown>[]> },

@@ -17,9 +17,6 @@ const agent = new Agent({ keepAlive: false, maxSockets: 4 });
  * Sends a case over a raw HTTP/1.1 request (node:http: the path goes out as written, with no
  * URL normalisation, so `..` and `%00` reach the server). Resolves `undefined` when Node itself
  * refuses to send it (a header value with a control character): nothing reached the server.
- *
- * @example
- * const res = await send("http://127.0.0.1:3001", c);
  */
 export function send(base: string, c: FuzzCase): Promise<FuzzResponse | undefined> {
   const url = new URL(base);
