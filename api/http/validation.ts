@@ -17,8 +17,8 @@ type ValidationResult = { target: string } & (
  * new OpenAPIHono({ defaultHook: validationHook("validation_failed") });
  */
 export function validationHook(code: "validation_failed" | "INVALID_REQUEST") {
-  return (result: ValidationResult, c: Context): void => {
-    if (result.success) return;
+  return (result: ValidationResult, c: Context): undefined => {
+    if (result.success) return undefined;
     if (result.target === "json" && !c.req.header("content-type")) {
       throw new HttpError(code, {
         message: "the request has no body: send it as JSON with Content-Type: application/json",
