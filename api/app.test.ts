@@ -76,6 +76,35 @@ describe("errors", () => {
   });
 });
 
+describe("JSON bodies", () => {
+  const preview = (init: RequestInit) => get("/v2/launches/1/preview", { method: "POST", ...init });
+
+  it("a body sent as anything but application/json is 415, saying what to send", async () => {
+    // What `curl -d '{...}'` sends: the form media type.
+    const form = await preview({
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: JSON.stringify({ deposits: [] }),
+    });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject({
+      ok: false,
+      error: "unsupported_media_type",
+      message: expect.stringContaining("Content-Type: application/json"),
+    });
+    expect(check("/v2/launches/{id}/preview", "post", 415, form.body)).toEqual([]);
+  });
+
+  it("no body at all is one 400 saying so, not a list of every required field", async () => {
+    const { status, body } = await preview({});
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      error: "validation_failed",
+      message: expect.stringContaining("no body"),
+      details: [{ path: "(root)", message: "a JSON body is required" }],
+    });
+  });
+});
+
 describe("GET /openapi.json", () => {
   it("is a valid OpenAPI 3.1.0 document, version 2.0.0, with every route", async () => {
     const { body } = await get("/openapi.json");

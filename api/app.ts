@@ -7,11 +7,12 @@ import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/regi
 import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
 import { type DepositLaunchDeps, registerDepositLaunch } from "./deposit-launch/register.ts";
 import type { AppEnv } from "./env.ts";
-import { HttpError, invalidInput, renderError } from "./errors.ts";
+import { HttpError, renderError } from "./errors.ts";
 import { registerEventFeed, registerInbound } from "./events/register.ts";
 import { declareCommonResponses } from "./http/common-responses.ts";
 import { createReadDeps } from "./http/read-deps.ts";
 import { registerAgentKeySecurity } from "./http/schemas.ts";
+import { validationHook } from "./http/validation.ts";
 import { API_LIMITS } from "./limits.ts";
 import { registerMarket } from "./market/register.ts";
 import { accessLog } from "./middleware/access-log/index.ts";
@@ -64,11 +65,7 @@ export type CreateAppParameters = {
 export function createApp(p: CreateAppParameters) {
   const app = new OpenAPIHono<AppEnv>({
     // Zod failures on params, query or body become the documented validation envelope.
-    defaultHook: (result) => {
-      if (!result.success) {
-        throw invalidInput("validation_failed", result.error.issues);
-      }
-    },
+    defaultHook: validationHook("validation_failed"),
   });
 
   app.use(requestId({ limitLength: 64 }));

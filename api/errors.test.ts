@@ -45,9 +45,9 @@ describe("toHttpError", () => {
   });
 
   it("Hono's bare refusals keep their status in the envelope", () => {
-    expect(toHttpError(new HTTPException(415, { message: "Unsupported Media Type" })).code).toBe(
-      "unsupported_media_type",
-    );
+    const media = toHttpError(new HTTPException(415, { message: "Unsupported Media Type" }));
+    expect(media.code).toBe("unsupported_media_type");
+    expect(media.message).toContain("Content-Type: application/json");
     expect(toHttpError(new HTTPException(400, { message: "Malformed JSON" })).status).toBe(400);
     expect(toHttpError(new HTTPException(413)).status).toBe(413);
   });

@@ -134,7 +134,11 @@ export function toHttpError(error: unknown, envelope: Envelope = "common"): Http
     if (code) {
       const launch = envelope === "launch" && code === "validation_failed";
       return new HttpError(launch ? "INVALID_REQUEST" : code, {
-        message: error.message || "the request is malformed",
+        // Hono's 415 says only "Unsupported Media Type": say what to send instead.
+        message:
+          code === "unsupported_media_type"
+            ? "send the body as JSON with Content-Type: application/json"
+            : error.message || "the request is malformed",
         ...(code === "validation_failed"
           ? { details: [{ path: "(root)", message: error.message || "malformed request" }] }
           : {}),

@@ -1,12 +1,12 @@
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
-import { parseLaunchBody, renderLaunchError } from "./routes.ts";
-import { LaunchError, LaunchRequest } from "./schema.ts";
-import { countLaunchRequest } from "./service.ts";
+import { AGENT_KEY_SECURITY } from "../http/schemas.ts";
+import type { AgentAuthEnv } from "../middleware/agent-auth/index.ts";
+import { errorResponse, launchBodyHook, launchGuards, renderLaunchError } from "./routes.ts";
+import { LaunchRequest } from "./schema.ts";
 
 const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
 const Uint = z.string().regex(/^[0-9]+$/);
@@ -66,21 +66,46 @@ export type LaunchPreviewDeps = {
   preview: (agentId: string) => Promise<AgentLaunchPreviewBody>;
 };
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: LaunchError } },
-});
+const previewRoute = (d: LaunchPreviewDeps) =>
+  createRoute({
+    method: "post",
+    path: "/v2/agents/launch/preview",
+    tags: ["agents"],
+    summary: "Dry run of the agent's launch: addresses, fee, gas; nothing signed or sent",
+    description:
+      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once an earlier attempt created the token), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
+    security: AGENT_KEY_SECURITY,
+    middleware: launchGuards(d),
+    request: {
+      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+    },
+    responses: {
+      200: {
+        description: "The preview",
+        content: {
+          "application/json": {
+            schema: z.object({ ok: z.literal(true), data: AgentLaunchPreview }),
+          },
+        },
+      },
+      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
+      503: errorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
+    },
+  });
 
 /**
  * `POST /v2/agents/launch/preview`: the launch's own checks in the same order with the same
  * codes (key, scope, per-key rate, body, agent match, not launched, image), then the dry run.
  */
 export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreviewDeps) {
-  const sub = new OpenAPIHono<AgentAuthEnv>();
-  sub.post("/v2/agents/launch/preview", agentAuth({ sql: d.sql }), async (c) => {
+  const sub = new OpenAPIHono<AgentAuthEnv>({ defaultHook: launchBodyHook });
+  sub.openapi(previewRoute(d), async (c) => {
     const key = c.get("agentKey");
-    await countLaunchRequest(d.sql, key.keyId, d.perKeyPerMinute);
-    const body = await parseLaunchBody(c);
+    const body = c.req.valid("json");
     if (body.agentId !== key.agentId) {
       throw new HttpError("AGENT_ID_MISMATCH", {
         message: "agentId is not the agent this key belongs to",
@@ -108,33 +133,4 @@ export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreview
   });
   sub.onError((error, c) => renderLaunchError(c, error));
   app.route("/", sub);
-
-  app.openAPIRegistry.registerPath({
-    method: "post",
-    path: "/v2/agents/launch/preview",
-    tags: ["agents"],
-    summary: "Dry run of the agent's launch: addresses, fee, gas; nothing signed or sent",
-    description:
-      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once an earlier attempt created the token), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
-    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
-    request: {
-      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
-    },
-    responses: {
-      200: {
-        description: "The preview",
-        content: {
-          "application/json": {
-            schema: z.object({ ok: z.literal(true), data: AgentLaunchPreview }),
-          },
-        },
-      },
-      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
-      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
-      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
-      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
-      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
-      503: errorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
-    },
-  });
 }

@@ -1,13 +1,13 @@
-import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError, renderError } from "../errors.ts";
-import { parseJsonBody } from "../http/json-body.ts";
-import { ErrorEnvelope } from "../http/schemas.ts";
+import { HttpError, type LaunchErrorBody, renderError } from "../errors.ts";
+import { AGENT_KEY_SECURITY, ErrorEnvelope } from "../http/schemas.ts";
+import { validationHook } from "../http/validation.ts";
 import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
-import { LaunchError, LaunchRequest, LaunchResponse } from "./schema.ts";
+import { LaunchError, LaunchRequest, LaunchResponse, type LaunchResponseBody } from "./schema.ts";
 import { countLaunchRequest, type LaunchDeps, launchAgent } from "./service.ts";
 
 /** Renders any error of the launch endpoint as its own error object `{ok:false, error, detail?, code?}`. */
@@ -15,58 +15,42 @@ export function renderLaunchError(c: Context, error: unknown) {
   return renderError(c, error, "launch");
 }
 
-/** Parses the body as LaunchRequest, or throws 400 INVALID_REQUEST with one detail per problem. */
-export async function parseLaunchBody(c: Context) {
-  // Read as text first: a body over the limit is a 413, not "not JSON".
-  return parseJsonBody(await c.req.text(), LaunchRequest, { code: "INVALID_REQUEST" });
+/** A launch body that fails LaunchRequest: 400 INVALID_REQUEST with one detail per problem. */
+export const launchBodyHook = validationHook("INVALID_REQUEST");
+
+/**
+ * What a launch request passes before its body is read, in api/AGENT.md's order: the key
+ * (present, valid, scope), then one count against the key's per-minute budget (429).
+ *
+ * @example
+ * createRoute({ ..., middleware: launchGuards({ sql, perKeyPerMinute: 10 }) });
+ */
+export function launchGuards(d: {
+  sql: Sql;
+  perKeyPerMinute?: number;
+}): MiddlewareHandler<AgentAuthEnv>[] {
+  const count: MiddlewareHandler<AgentAuthEnv> = async (c, next) => {
+    await countLaunchRequest(d.sql, c.get("agentKey").keyId, d.perKeyPerMinute);
+    await next();
+  };
+  return [agentAuth({ sql: d.sql }), count];
 }
 
-const errorResponse = (description: string) => ({
+export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: LaunchError } },
 });
 
-/**
- * `POST /v2/agents/launch` (checks in the spec's order: key present, key valid, scope, per-key
- * rate, body, agent match, not launched, image, then the saga) and the ERC-8004 registration
- * file each launched identity points at.
- *
- * @example
- * registerLaunch(app, { sql, launch });
- */
-export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: LaunchDeps }) {
-  const sub = new OpenAPIHono<AgentAuthEnv>();
-  sub.post("/v2/agents/launch", agentAuth({ sql: d.sql }), async (c) => {
-    const key = c.get("agentKey");
-    await countLaunchRequest(d.sql, key.keyId, d.launch.perKeyPerMinute);
-    const body = await parseLaunchBody(c);
-    const idem = c.req.header("idempotency-key")?.trim();
-    if (idem !== undefined && (idem.length === 0 || idem.length > 200)) {
-      throw new HttpError("INVALID_REQUEST", {
-        message: "Idempotency-Key must be 1-200 characters",
-        details: [{ path: "Idempotency-Key", message: "must be 1-200 characters" }],
-      });
-    }
-    const answer = await launchAgent(d.launch, {
-      keyAgentId: key.agentId,
-      body,
-      idempotencyKey: idem,
-    });
-    // A failed or unfinished saga is retryable: say when (api/AGENT.md "Errors": after 1 s, 2 s, 4 s).
-    if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
-    return c.json(answer.body, answer.status);
-  });
-  sub.onError((error, c) => renderLaunchError(c, error));
-  app.route("/", sub);
-
-  app.openAPIRegistry.registerPath({
+const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
+  createRoute({
     method: "post",
     path: "/v2/agents/launch",
     tags: ["agents"],
     summary: "Launch the authenticated agent's token (once per agent lifetime)",
     description:
       "Provisions the agent's wallet, treasury Safe and ERC-8004 identity, then creates its token (2% buy / 2% sell tax to the treasury). Waits for the launch; an optional Idempotency-Key replays the first answer.",
-    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
+    security: AGENT_KEY_SECURITY,
+    middleware: launchGuards({ sql: d.sql, perKeyPerMinute: d.launch.perKeyPerMinute }),
     request: {
       body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
     },
@@ -81,6 +65,42 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
       503: errorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
     },
   });
+
+/**
+ * `POST /v2/agents/launch` (checks in the spec's order: key present, key valid, scope, per-key
+ * rate, body, agent match, not launched, image, then the saga) and the ERC-8004 registration
+ * file each launched identity points at.
+ *
+ * @example
+ * registerLaunch(app, { sql, launch });
+ */
+export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: LaunchDeps }) {
+  const sub = new OpenAPIHono<AgentAuthEnv>({ defaultHook: launchBodyHook });
+  sub.openapi(launchRoute(d), async (c) => {
+    const key = c.get("agentKey");
+    const body = c.req.valid("json");
+    const idem = c.req.header("idempotency-key")?.trim();
+    if (idem !== undefined && (idem.length === 0 || idem.length > 200)) {
+      throw new HttpError("INVALID_REQUEST", {
+        message: "Idempotency-Key must be 1-200 characters",
+        details: [{ path: "Idempotency-Key", message: "must be 1-200 characters" }],
+      });
+    }
+    const answer = await launchAgent(d.launch, {
+      keyAgentId: key.agentId,
+      body,
+      idempotencyKey: idem,
+    });
+    // A failed or unfinished saga is retryable: say when (api/AGENT.md "Errors": after 1 s, 2 s, 4 s).
+    if (answer.status >= 500) c.header("Retry-After", String(LAUNCH_RETRY_AFTER_SECONDS));
+    // One of the documented bodies: its status says which.
+    return answer.status === 200
+      ? c.json(answer.body as LaunchResponseBody, 200)
+      : c.json(answer.body as LaunchErrorBody, answer.status);
+  });
+  // Every refusal (the key, the rate, the media type, the body) in the launch's own error object.
+  sub.onError((error, c) => renderLaunchError(c, error));
+  app.route("/", sub);
 
   // ERC-8004 registration file (the agentURI of the identity NFT).
   app.openAPIRegistry.registerPath({

@@ -262,6 +262,46 @@ describe("dashboard writes", () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("every body write checks the key before the body, and takes only application/json", async () => {
+    const c = agents[2] as Agent;
+    const writes: [string, string, string, unknown][] = [
+      ["PUT", "persona", "/v2/agents/{agent}/persona", { name: "C" }],
+      ["POST", "apps", "/v2/agents/{agent}/apps", { name: "x", url: "https://x.example" }],
+      ["PUT", "burn-config", "/v2/agents/{agent}/burn-config", { items: [] }],
+      [
+        "POST",
+        "wallets",
+        "/v2/agents/{agent}/wallets",
+        { chain: "bsc", address: addr(9), role: "other" },
+      ],
+    ];
+    for (const [method, path, template, body] of writes) {
+      const url = `/v2/agents/${c.token}/${path}`;
+      expect(await call(method, url, { body: "{nope" })).toMatchObject({
+        status: 401,
+        body: { error: "AGENT_AUTH_MISSING" },
+      });
+      // What `curl -d '{...}'` sends: the form media type.
+      const res = await requestAs(app, url, {
+        init: {
+          method,
+          headers: {
+            authorization: `Bearer ${c.apiKey}`,
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body: JSON.stringify(body),
+        },
+      });
+      const form = (await res.json()) as Body;
+      expect({ status: res.status, error: form.error }).toEqual({
+        status: 415,
+        error: "unsupported_media_type",
+      });
+      expect(check(template, method.toLowerCase(), 415, form)).toEqual([]);
+    }
+    expect(await events(c.agentId)).toEqual([]);
+  });
+
   it("apps, burn config and wallets: add, list, remove, each change in the feed", async () => {
     const a = A();
     const base = `/v2/agents/${a.token}`;

@@ -1,6 +1,5 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { dashboardRecords, walletInventory } from "../../lib/dashboard/read.ts";
 import {
   addApp,
@@ -13,8 +12,13 @@ import {
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
-import { parseJsonBody } from "../http/json-body.ts";
-import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import {
+  AGENT_KEY_SECURITY,
+  AgentParams,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf } from "../middleware/agent-path/index.ts";
 import {
@@ -28,10 +32,6 @@ import {
   WalletBody,
 } from "./schemas.ts";
 
-/** The body as `schema` has it; read after the credentials are checked (401 before 400). */
-const parseBody = async <T extends z.ZodType>(c: Context, schema: T) =>
-  parseJsonBody(await c.req.text(), schema);
-
 const WRITE_ERRORS = {
   400: jsonResponse("validation_failed: the body or a path parameter is invalid", ErrorEnvelope),
   401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
@@ -42,6 +42,72 @@ const WRITE_ERRORS = {
   404: jsonResponse("No agent has this token address (or no such record)", ErrorEnvelope),
   429: jsonResponse("Too many requests", ErrorEnvelope),
 };
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+
+/** The four writes with a body; agentOwner runs before the validators (401/403 before 400). */
+const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
+  const common = {
+    tags: ["dashboard"],
+    security: AGENT_KEY_SECURITY,
+    middleware: [owner] as [typeof owner],
+  };
+  const summaries = {
+    persona: "Create or replace the agent's persona",
+    apps: "Add an app the agent shipped",
+    burn: "Replace the agent's burn config (line items, in order)",
+    wallets: "Register a wallet (chain, address, role)",
+  };
+  return {
+    persona: createRoute({
+      ...common,
+      method: "put",
+      path: "/v2/agents/{agent}/persona",
+      summary: summaries.persona,
+      request: { params: AgentParams, body: json(PersonaBody) },
+      responses: { 200: jsonResponse(summaries.persona, okEnvelope(Persona)), ...WRITE_ERRORS },
+    }),
+    apps: createRoute({
+      ...common,
+      method: "post",
+      path: "/v2/agents/{agent}/apps",
+      summary: summaries.apps,
+      request: { params: AgentParams, body: json(AppBody) },
+      responses: { 201: jsonResponse(summaries.apps, okEnvelope(AgentApp)), ...WRITE_ERRORS },
+    }),
+    burn: createRoute({
+      ...common,
+      method: "put",
+      path: "/v2/agents/{agent}/burn-config",
+      summary: summaries.burn,
+      request: { params: AgentParams, body: json(BurnConfigBody) },
+      responses: {
+        200: jsonResponse(summaries.burn, okEnvelope(z.object({ items: z.array(BurnItem) }))),
+        ...WRITE_ERRORS,
+      },
+    }),
+    wallets: createRoute({
+      ...common,
+      method: "post",
+      path: "/v2/agents/{agent}/wallets",
+      summary: summaries.wallets,
+      request: { params: AgentParams, body: json(WalletBody) },
+      responses: {
+        201: jsonResponse(summaries.wallets, okEnvelope(RegisteredWallet)),
+        ...WRITE_ERRORS,
+      },
+    }),
+  };
+};
+
+/** The record a write just made, read back: its absence is a bug (500), never an answer. */
+function readBack<T>(v: T | null | undefined, what: string): T {
+  if (v == null) throw new Error(`${what} is missing right after it was written`);
+  return v;
+}
 
 export type DashboardWriteDeps = { sql: Sql; adminToken?: string };
 
@@ -57,21 +123,26 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
   const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
   const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
   const base = "/v2/agents/:agent";
+  const r = writeRoutes(owner);
 
-  w.put(`${base}/persona`, owner, async (c) => {
-    const body = await parseBody(c, PersonaBody);
+  app.openapi(r.persona, async (c) => {
+    const body = c.req.valid("json");
     const a = agentOf(c);
     await putPersona(d.sql, a.agentId, c.get("actor"), body);
     const { persona } = await dashboardRecords(d.sql, a.agentId);
-    return c.json({ ok: true as const, data: persona }, 200);
+    return c.json({ ok: true as const, data: readBack(persona, "the persona") }, 200);
   });
 
-  w.post(`${base}/apps`, owner, async (c) => {
-    const body = await parseBody(c, AppBody);
+  app.openapi(r.apps, async (c) => {
+    const body = c.req.valid("json");
     const a = agentOf(c);
     const appId = await addApp(d.sql, a.agentId, c.get("actor"), body);
     const { apps } = await dashboardRecords(d.sql, a.agentId);
-    return c.json({ ok: true as const, data: apps.find((x) => x.appId === appId) }, 201);
+    const added = readBack(
+      apps.find((x) => x.appId === appId),
+      "the app",
+    );
+    return c.json({ ok: true as const, data: added }, 201);
   });
 
   w.delete(`${base}/apps/:appId`, owner, async (c) => {
@@ -87,16 +158,16 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
     return c.json({ ok: true as const, data: { appId, removed: true } }, 200);
   });
 
-  w.put(`${base}/burn-config`, owner, async (c) => {
-    const body = await parseBody(c, BurnConfigBody);
+  app.openapi(r.burn, async (c) => {
+    const body = c.req.valid("json");
     const a = agentOf(c);
     await putBurnConfig(d.sql, a.agentId, c.get("actor"), body.items);
     const { burnConfig } = await dashboardRecords(d.sql, a.agentId);
     return c.json({ ok: true as const, data: { items: burnConfig } }, 200);
   });
 
-  w.post(`${base}/wallets`, owner, async (c) => {
-    const body = await parseBody(c, WalletBody);
+  app.openapi(r.wallets, async (c) => {
+    const body = c.req.valid("json");
     const a = agentOf(c);
     if (
       body.chain === "bsc" &&
@@ -112,7 +183,7 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
     const added = all.find(
       (x) => !x.builtIn && x.chain === body.chain && x.address === body.address,
     );
-    return c.json({ ok: true as const, data: added }, 201);
+    return c.json({ ok: true as const, data: readBack(added, "the wallet") }, 201);
   });
 
   w.delete(`${base}/wallets/:chain/:address`, owner, async (c) => {
@@ -126,70 +197,31 @@ export function registerDashboardWrites(app: OpenAPIHono<AppEnv>, d: DashboardWr
     return c.json({ ok: true as const, data: { ...target.data, removed: true } }, 200);
   });
 
-  registerWriteDocs(app);
+  registerRemovalDocs(app);
 }
 
-function registerWriteDocs(app: OpenAPIHono<AppEnv>) {
-  const security: Record<string, string[]>[] = [{ agentKey: [] }, { agentKeyHeader: [] }];
-  const json = <T extends z.ZodType>(schema: T) => ({
-    required: true,
-    content: { "application/json": { schema } },
-  });
-  const doc = (
-    method: "put" | "post" | "delete",
-    path: string,
-    summary: string,
-    status: 200 | 201,
-    data: z.ZodType,
-    body?: z.ZodType,
-    extraParams: Record<string, z.ZodType> = {},
-  ) =>
+/** The two removals (no body; their parameters are checked in the handlers, after the owner). */
+function registerRemovalDocs(app: OpenAPIHono<AppEnv>) {
+  const doc = (path: string, summary: string, data: z.ZodType, params: Record<string, z.ZodType>) =>
     app.openAPIRegistry.registerPath({
-      method,
+      method: "delete",
       path: `/v2/agents/{agent}${path}`,
       tags: ["dashboard"],
       summary,
-      security,
-      request: {
-        params: AgentParams.extend(extraParams),
-        ...(body ? { body: json(body) } : {}),
-      },
-      responses: { [status]: jsonResponse(summary, okEnvelope(data)), ...WRITE_ERRORS },
+      security: AGENT_KEY_SECURITY,
+      request: { params: AgentParams.extend(params) },
+      responses: { 200: jsonResponse(summary, okEnvelope(data)), ...WRITE_ERRORS },
     });
-  doc("put", "/persona", "Create or replace the agent's persona", 200, Persona, PersonaBody);
-  doc("post", "/apps", "Add an app the agent shipped", 201, AgentApp, AppBody);
   doc(
-    "delete",
     "/apps/{appId}",
     "Remove one of the agent's apps",
-    200,
     z.object({ appId: z.uuid(), removed: z.literal(true) }),
-    undefined,
     { appId: z.uuid() },
   );
   doc(
-    "put",
-    "/burn-config",
-    "Replace the agent's burn config (line items, in order)",
-    200,
-    z.object({ items: z.array(BurnItem) }),
-    BurnConfigBody,
-  );
-  doc(
-    "post",
-    "/wallets",
-    "Register a wallet (chain, address, role)",
-    201,
-    RegisteredWallet,
-    WalletBody,
-  );
-  doc(
-    "delete",
     "/wallets/{chain}/{address}",
     "Unregister a wallet",
-    200,
     z.object({ chain: z.string(), address: z.string(), removed: z.literal(true) }),
-    undefined,
     { chain: z.enum(["bsc", "arbitrum", "hyperliquid"]), address: z.string() },
   );
 }

@@ -148,6 +148,12 @@ export const IndexedBlockField = z
     example: "1234567",
   });
 
+/** `security` of a route an agent key opens (typed wide: a literal of two shapes confuses createRoute's inference). */
+export const AGENT_KEY_SECURITY: Record<string, string[]>[] = [
+  { agentKey: [] },
+  { agentKeyHeader: [] },
+];
+
 /**
  * The agent key's two security schemes (`Authorization: Bearer` or `X-Agent-Api-Key`), named
  * by every route an agent key opens; registered once by `app.ts`.

@@ -1,4 +1,5 @@
-import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
 
@@ -15,6 +16,10 @@ const IssuedKey = okEnvelope(
   }),
 ).openapi("IssuedKey");
 
+const CreateBody = z.object({
+  name: z.string().min(1).max(32),
+  expiresAt: z.iso.datetime().optional(),
+});
 const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() });
 
 const errors = {
@@ -26,56 +31,56 @@ const errors = {
   ),
 };
 
-/**
- * The operator endpoints in the OpenAPI document (`Authorization: Bearer <ADMIN_TOKEN>`), so
- * the published inventory lists every route the service answers. Their handlers are in
- * `admin.ts`; this is their description only.
- */
-export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
+/** The operator token's security scheme (`Authorization: Bearer <ADMIN_TOKEN>`). */
+export function registerOperatorScheme(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "operatorToken", {
     type: "http",
     scheme: "bearer",
     description: "The operator token (ADMIN_TOKEN); operator endpoints only",
   });
-  app.openAPIRegistry.registerPath({
+}
+
+/**
+ * The operator key routes (`Authorization: Bearer <ADMIN_TOKEN>`, checked by `auth` before
+ * any parameter or body); their handlers are in `admin.ts`. `emptyIsAbsent` runs before the
+ * rotate's optional body is read.
+ *
+ * @example
+ * const r = adminRoutes(auth, emptyIsAbsent); app.openapi(r.create, handler);
+ */
+export const adminRoutes = (auth: MiddlewareHandler, emptyIsAbsent: MiddlewareHandler) => ({
+  create: createRoute({
     method: "post",
     path: "/v2/admin/agents",
     tags: ["operator"],
     summary: "Register an agent and issue its first key (shown once)",
     security: OPERATOR,
+    middleware: [auth],
     request: {
-      body: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: z.object({
-              name: z.string().min(1).max(32),
-              expiresAt: z.iso.datetime().optional(),
-            }),
-          },
-        },
-      },
+      body: { required: true, content: { "application/json": { schema: CreateBody } } },
     },
     responses: { 201: jsonResponse("Registered", IssuedKey), ...errors },
-  });
-  app.openAPIRegistry.registerPath({
+  }),
+  rotate: createRoute({
     method: "post",
     path: "/v2/admin/agents/{agentId}/keys/rotate",
     tags: ["operator"],
     summary: "Issue a new key and revoke the agent's others at once",
     security: OPERATOR,
+    middleware: [auth, emptyIsAbsent],
     request: {
       params: AgentIdParam,
       body: { required: false, content: { "application/json": { schema: KeyBody } } },
     },
     responses: { 200: jsonResponse("Rotated", IssuedKey), ...errors },
-  });
-  app.openAPIRegistry.registerPath({
+  }),
+  revoke: createRoute({
     method: "post",
     path: "/v2/admin/agents/{agentId}/keys/revoke",
     tags: ["operator"],
     summary: "Revoke every key of the agent (takes effect on the next request)",
     security: OPERATOR,
+    middleware: [auth],
     request: { params: AgentIdParam },
     responses: {
       200: jsonResponse(
@@ -84,8 +89,8 @@ export function documentAdminRoutes(app: OpenAPIHono<AppEnv>): void {
       ),
       ...errors,
     },
-  });
-}
+  }),
+});
 
 /** `POST /v2/admin/agents/{agent}/feature` in the OpenAPI document (handler in dashboard.ts). */
 export function documentFeatureRoute(app: OpenAPIHono<AppEnv>): void {

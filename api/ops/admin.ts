@@ -1,13 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { z } from "zod";
 import { createAgent, revokeKeys, rotateKey } from "../../lib/agents/keys.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { parseJsonBody } from "../http/json-body.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
-import { documentAdminRoutes } from "./admin-docs.ts";
+import { adminRoutes, registerOperatorScheme } from "./admin-docs.ts";
 
 /** Operator-only requests: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
 function adminAuth(token: string | undefined): MiddlewareHandler {
@@ -23,14 +21,19 @@ function adminAuth(token: string | undefined): MiddlewareHandler {
   };
 }
 
-const CreateBody = z.object({
-  name: z.string().min(1).max(32),
-  expiresAt: z.iso.datetime().optional(),
-});
-const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() }).optional();
-
-const json = <T extends z.ZodType>(schema: T, text: string) =>
-  parseJsonBody(text, schema, { emptyIsAbsent: true });
+/**
+ * An empty body is no body, for a route whose body is optional: `curl -X POST -H 'Content-Type:
+ * application/json'` with nothing after it is a rotate without an expiry, not "not JSON". The
+ * request goes on without the body and its Content-Type, which the validator takes as absent.
+ */
+const emptyIsAbsent: MiddlewareHandler = async (c, next) => {
+  if (c.req.raw.body && (await c.req.arrayBuffer()).byteLength === 0) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("content-type");
+    c.req.raw = new Request(c.req.url, { method: c.req.method, headers });
+  }
+  await next();
+};
 
 const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: Date | null }) => ({
   ok: true as const,
@@ -44,34 +47,35 @@ const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: 
 });
 
 /**
- * Operator endpoints (described in the OpenAPI by admin-docs.ts): register an agent, rotate and revoke its
- * key. The new key is in the response once and never again; it is never logged.
+ * Operator endpoints (defined in admin-docs.ts): register an agent, rotate and revoke its key.
+ * The new key is in the response once and never again; it is never logged.
  *
  * @example
  * registerAdmin(app, { sql, adminToken: config.ADMIN_TOKEN });
  */
 export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
-  const auth = adminAuth(d.adminToken);
-  documentAdminRoutes(app);
-  app.post("/v2/admin/agents", auth, async (c) => {
-    const b = await json(CreateBody, await c.req.text());
+  registerOperatorScheme(app);
+  const r = adminRoutes(adminAuth(d.adminToken), emptyIsAbsent);
+  app.openapi(r.create, async (c) => {
+    const b = c.req.valid("json");
     const k = await createAgent(d.sql, {
       name: b.name,
       expiresAt: b.expiresAt ? new Date(b.expiresAt) : undefined,
     });
     return c.json(issued(k), 201);
   });
-  app.post("/v2/admin/agents/:agentId/keys/rotate", auth, async (c) => {
-    const b = await json(KeyBody, await c.req.text());
+  app.openapi(r.rotate, async (c) => {
+    const { expiresAt } = c.req.valid("json");
     // An unknown agent is 404 not_found (UnknownAgentError, mapped in api/errors.ts).
     const k = await rotateKey(d.sql, {
-      agentId: c.req.param("agentId"),
-      expiresAt: b?.expiresAt ? new Date(b.expiresAt) : undefined,
+      agentId: c.req.valid("param").agentId,
+      expiresAt: expiresAt ? new Date(expiresAt) : undefined,
     });
     return c.json(issued(k), 200);
   });
-  app.post("/v2/admin/agents/:agentId/keys/revoke", auth, async (c) => {
-    const revoked = await revokeKeys(d.sql, { agentId: c.req.param("agentId") });
-    return c.json({ ok: true as const, data: { agentId: c.req.param("agentId"), revoked } }, 200);
+  app.openapi(r.revoke, async (c) => {
+    const { agentId } = c.req.valid("param");
+    const revoked = await revokeKeys(d.sql, { agentId });
+    return c.json({ ok: true as const, data: { agentId, revoked } }, 200);
   });
 }

@@ -1,15 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import { type Address, encodeFunctionData, erc20Abi, type PublicClient } from "viem";
 import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { PERPS_VENUE, SPOT_VENUE } from "../../lib/policy/model.ts";
 import type { StewardClient } from "../../services/steward/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError, invalidInput } from "../errors.ts";
-import { parseJson } from "../http/json-body.ts";
-import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { HttpError } from "../errors.ts";
+import {
+  AGENT_KEY_SECURITY,
+  AgentParams,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
+import { validationHook } from "../http/validation.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf } from "../middleware/agent-path/index.ts";
@@ -43,7 +50,9 @@ export const VenueOrder = z
       .string()
       .min(1)
       .max(50)
-      .regex(/^[a-z0-9-]+$/, "must be a venue id such as hyperliquid"),
+      .regex(/^[a-z0-9-]+$/, "must be a venue id such as hyperliquid")
+      // The spot venue takes a SpotOrder only: the route's union stays one schema per venue.
+      .refine((v) => v !== SPOT_VENUE, "the spot venue takes side buy or sell, token and amount"),
     asset: z.string().regex(/^[A-Za-z0-9]{1,20}$/, "must be a market such as BTC"),
     side: z.enum(["long", "short"]),
     size: Decimal,
@@ -89,106 +98,122 @@ const need = <T>(v: T | undefined, what: string): T => {
  * registerOrders(app, { sql, adminToken, steward, spot, perps });
  */
 export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
-  const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
-  const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.post("/v2/agents/:agent/orders", owner, async (c) => {
-    const raw = parseJson(await c.req.text()) as { venue?: unknown } | null;
-    if (c.get("actor").kind !== "agent") {
-      // Custody: an operator manages keys and policies, but trades are the agent's own.
-      throw new HttpError("not_authorized", {
-        message: "orders are placed with the agent's own key",
-      });
-    }
-    const a = agentOf(c);
-    if (!a.walletId || !a.walletAddress) {
-      throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
-    }
-    const steward = need(d.steward, "the signer");
-    const key = c.req.header("idempotency-key")?.slice(0, 100) || randomUUID();
-    const wallet: OrderWallet = {
-      agentId: a.agentId,
-      walletId: a.walletId,
-      address: a.walletAddress.toLowerCase() as Address,
-    };
-    const judge: JudgeDeps = {
-      sql: d.sql,
-      now: d.now,
-      afterPolicyRead: d.afterPolicyRead,
-      spot: d.spot,
-      perps: d.perps,
-    };
-    if (raw?.venue === SPOT_VENUE) {
-      const o = SpotOrder.safeParse(raw);
-      if (!o.success) throw invalidInput("validation_failed", o.error.issues);
-      const spot = need(d.spot, "the spot DEX");
-      const r = await spotOrder(judge, steward, spot, wallet, o.data, key).catch((e: unknown) => {
-        throw signerError(e);
-      });
-      return c.json({ ok: true as const, data: { venue: SPOT_VENUE, ...r } }, 200);
-    }
-    const o = VenueOrder.safeParse(raw);
-    if (!o.success) throw invalidInput("validation_failed", o.error.issues);
-    const r = await placePerpsOrder({
-      judge,
-      steward,
-      perps: o.data.venue === PERPS_VENUE ? need(d.perps, "the perps venue") : undefined,
-      wallet,
-      order: o.data,
-    }).catch((e: unknown) => {
-      throw signerError(e);
-    });
-    return c.json({ ok: true as const, data: { venue: o.data.venue, ...r } }, 200);
-  });
-
-  app.openAPIRegistry.registerPath({
-    method: "post",
-    path: "/v2/agents/{agent}/orders",
-    tags: ["policy"],
-    summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
-    description:
-      "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first, then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
-    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
-    request: {
-      params: AgentParams,
-      body: {
-        required: true,
-        content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },
+  app.openapi(
+    {
+      method: "post",
+      path: "/v2/agents/{agent}/orders",
+      tags: ["policy"],
+      summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
+      description:
+        "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first, then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
+      security: AGENT_KEY_SECURITY,
+      // Who may trade is settled before the body is read: 401/403/404 before 400.
+      middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken }), agentOnly] as const,
+      request: {
+        params: AgentParams,
+        body: {
+          required: true,
+          content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },
+        },
+      },
+      responses: {
+        200: jsonResponse(
+          "Signed and sent",
+          okEnvelope(
+            z
+              .object({
+                venue: z.string(),
+                policyId: z.string().optional(),
+                version: z.number().optional(),
+              })
+              .loose(),
+          ),
+        ),
+        400: jsonResponse("validation_failed", ErrorEnvelope),
+        401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
+        403: jsonResponse(
+          "policy_denied (with `code` and the evaluator in details), policy_needs_manual, AGENT_SCOPE_FORBIDDEN or not_authorized",
+          ErrorEnvelope,
+        ),
+        404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
+        503: jsonResponse(
+          "The signer or the venue is unavailable; nothing was signed",
+          ErrorEnvelope,
+        ),
       },
     },
-    responses: {
-      200: jsonResponse(
-        "Signed and sent",
-        okEnvelope(
-          z
-            .object({
-              venue: z.string(),
-              policyId: z.string().optional(),
-              version: z.number().optional(),
-            })
-            .loose(),
-        ),
-      ),
-      400: jsonResponse("validation_failed", ErrorEnvelope),
-      401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-      403: jsonResponse(
-        "policy_denied (with `code` and the evaluator in details), policy_needs_manual, AGENT_SCOPE_FORBIDDEN or not_authorized",
-        ErrorEnvelope,
-      ),
-      404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
-      503: jsonResponse(
-        "The signer or the venue is unavailable; nothing was signed",
-        ErrorEnvelope,
-      ),
+    async (c) => {
+      const order = c.req.valid("json");
+      const a = agentOf(c);
+      if (!a.walletId || !a.walletAddress) {
+        throw new HttpError("not_found", { message: "this agent has no signer wallet yet" });
+      }
+      const steward = need(d.steward, "the signer");
+      const key = c.req.header("idempotency-key")?.slice(0, 100) || randomUUID();
+      const wallet: OrderWallet = {
+        agentId: a.agentId,
+        walletId: a.walletId,
+        address: a.walletAddress.toLowerCase() as Address,
+      };
+      const judge: JudgeDeps = {
+        sql: d.sql,
+        now: d.now,
+        afterPolicyRead: d.afterPolicyRead,
+        spot: d.spot,
+        perps: d.perps,
+      };
+      if (isSpot(order)) {
+        const spot = need(d.spot, "the spot DEX");
+        const r = await spotOrder(judge, steward, spot, wallet, order, key).catch((e: unknown) => {
+          throw signerError(e);
+        });
+        return c.json({ ok: true as const, data: { venue: SPOT_VENUE, ...r } }, 200);
+      }
+      const r = await placePerpsOrder({
+        judge,
+        steward,
+        perps: order.venue === PERPS_VENUE ? need(d.perps, "the perps venue") : undefined,
+        wallet,
+        order,
+      }).catch((e: unknown) => {
+        throw signerError(e);
+      });
+      return c.json({ ok: true as const, data: { venue: order.venue, ...r } }, 200);
     },
-  });
+    (result, c) => {
+      if (result.success) return undefined;
+      // The union alone says only "invalid input": name the problems as the schema of the
+      // body's venue sees them (the validator hands the hook the body it parsed).
+      const raw = (result as { data?: { venue?: unknown } | null }).data;
+      const one = (raw?.venue === SPOT_VENUE ? SpotOrder : VenueOrder).safeParse(raw);
+      return validationHook("validation_failed")(
+        { ...result, error: one.error ?? result.error },
+        c,
+      );
+    },
+  );
 }
+
+type SpotOrderBody = z.infer<typeof SpotOrder>;
+const isSpot = (o: SpotOrderBody | z.infer<typeof VenueOrder>): o is SpotOrderBody =>
+  o.venue === SPOT_VENUE;
+
+/** Custody: an operator manages keys and policies, but trades are the agent's own. */
+const agentOnly: MiddlewareHandler<AgentOwnerEnv> = async (c, next) => {
+  if (c.get("actor").kind !== "agent") {
+    throw new HttpError("not_authorized", {
+      message: "orders are placed with the agent's own key",
+    });
+  }
+  await next();
+};
 
 async function spotOrder(
   judge: JudgeDeps,
   steward: NonNullable<OrderRouteDeps["steward"]>,
   spot: NonNullable<OrderRouteDeps["spot"]>,
   wallet: OrderWallet,
-  o: z.infer<typeof SpotOrder>,
+  o: SpotOrderBody,
   key: string,
 ) {
   const deadline = BigInt(Math.floor(Date.now() / 1000) + ORDER_LIMITS.swapDeadlineSeconds);
@@ -246,5 +271,7 @@ async function spotOrder(
         idempotencyKey: `order:${key}`,
       }),
   );
-  return { txHash: r.txHash, policyId: r.policy.policyId, version: r.policy.version, approveTx };
+  const out = { txHash: r.txHash, policyId: r.policy.policyId, version: r.policy.version };
+  // JSON drops an undefined approveTx anyway; leaving it out keeps the answer a JSON value.
+  return approveTx ? { ...out, approveTx } : out;
 }

@@ -10,8 +10,8 @@ import { type StewardClient, stewardRefusal } from "../../services/steward/clien
 import { type StewardRulesContext, stewardRules } from "../../services/steward/rules.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
-import { parseJsonBody } from "../http/json-body.ts";
 import {
+  AGENT_KEY_SECURITY,
   AgentParams,
   COMMON_ERRORS,
   ErrorEnvelope,
@@ -19,7 +19,7 @@ import {
   okEnvelope,
 } from "../http/schemas.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
-import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
+import { agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 
 /** The signer call a save makes: Steward's own rules of the agent (the steward client). */
@@ -148,54 +148,57 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
     },
   );
 
-  const owner = agentOwner({ sql: d.sql, adminToken: d.adminToken });
-  const w = app as unknown as OpenAPIHono<AgentOwnerEnv>;
-  w.put("/v2/agents/:agent/policy", owner, async (c) => {
-    const rules = parseJsonBody(await c.req.text(), PolicyRulesSchema);
-    const a = agentOf(c);
-    if (!a.walletId) throw new HttpError("not_found", { message: "this agent has no wallet yet" });
-    const actor = c.get("actor");
-    const steward = needSigner(d.steward);
-    const walletId = a.walletId;
-    const saved = await savePolicy(d.sql, {
-      walletId,
-      rules,
-      actor: { kind: actor.kind, id: actor.id },
-      // Steward's copy of the rules it can enforce is written before the version commits: a
-      // signer that refuses them leaves the service's policy unchanged too.
-      beforeCommit: (v) =>
-        steward
-          .setPolicyRules(walletId, stewardRules(v.rules, d.rulesContext ?? { platform: [] }))
-          .then(() => undefined)
-          .catch((e: unknown) => {
-            throw signerError(e);
-          }),
-    });
-    return c.json({ ok: true as const, data: saved }, 200);
-  });
-  app.openAPIRegistry.registerPath({
-    method: "put",
-    path: base,
-    tags: ["policy"],
-    summary: "Save a new version of the agent's trading policy",
-    description:
-      "Validated here (every field; a value above a platform ceiling is refused naming the field and the ceiling), then stored as a new immutable version with a new policyId that becomes the active one. Signing calls already running keep the version they began with; open positions are untouched; closing is always allowed.",
-    security: [{ agentKey: [] }, { agentKeyHeader: [] }],
-    request: {
-      params,
-      body: { required: true, content: { "application/json": { schema: PolicyRulesSchema } } },
+  app.openapi(
+    {
+      method: "put",
+      path: base,
+      tags: ["policy"],
+      summary: "Save a new version of the agent's trading policy",
+      description:
+        "Validated here (every field; a value above a platform ceiling is refused naming the field and the ceiling), then stored as a new immutable version with a new policyId that becomes the active one. Signing calls already running keep the version they began with; open positions are untouched; closing is always allowed.",
+      security: AGENT_KEY_SECURITY,
+      // The key (or operator token) and the agent before the body: 401/403/404 before 400.
+      middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken })] as const,
+      request: {
+        params,
+        body: { required: true, content: { "application/json": { schema: PolicyRulesSchema } } },
+      },
+      responses: {
+        200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
+        ...errors,
+        400: jsonResponse(
+          "validation_failed: a field is invalid or above its ceiling",
+          ErrorEnvelope,
+        ),
+        401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
+        403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
+      },
     },
-    responses: {
-      200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
-      ...errors,
-      400: jsonResponse(
-        "validation_failed: a field is invalid or above its ceiling",
-        ErrorEnvelope,
-      ),
-      401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-      403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
+    async (c) => {
+      const rules = c.req.valid("json");
+      const a = agentOf(c);
+      if (!a.walletId)
+        throw new HttpError("not_found", { message: "this agent has no wallet yet" });
+      const actor = c.get("actor");
+      const steward = needSigner(d.steward);
+      const walletId = a.walletId;
+      const saved = await savePolicy(d.sql, {
+        walletId,
+        rules,
+        actor: { kind: actor.kind, id: actor.id },
+        // Steward's copy of the rules it can enforce is written before the version commits: a
+        // signer that refuses them leaves the service's policy unchanged too.
+        beforeCommit: (v) =>
+          steward
+            .setPolicyRules(walletId, stewardRules(v.rules, d.rulesContext ?? { platform: [] }))
+            .then(() => undefined)
+            .catch((e: unknown) => {
+              throw signerError(e);
+            }),
+      });
+      return c.json({ ok: true as const, data: saved }, 200);
     },
-  });
+  );
 
   // The anomaly panel (operators): what the six-hourly auditor found, newest first.
   app.openAPIRegistry.registerPath({
