@@ -289,8 +289,8 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
     }
     if (t.vault) continue;
     if (!created.has(token)) {
-      // Registered, never created (a launch that stopped between its two transactions): the
-      // index keeps the registration alone.
+      // Registered, never created (the registry refuses that now; an entry of the older order,
+      // written before its createToken, could be): the index keeps the registration alone.
       eq(`token ${token} status`, row.status, "registered");
       eq(`token ${token} createdBlock`, row.created_block, null);
       continue;
