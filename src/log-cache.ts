@@ -13,8 +13,17 @@
 import { keccak256, toHex } from "viem";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { LOG_CACHE_SCHEMA } from "../lib/indexer/deployment.ts";
-import type { RawLog } from "./receipts.ts";
 import { type Hex, settings } from "./settings.ts";
+
+/** A log as the RPC sends it (every number hex). */
+export type RawLog = {
+  address: Hex;
+  topics: Hex[];
+  data: Hex;
+  logIndex: Hex;
+  transactionHash: Hex;
+  blockHash: Hex;
+};
 
 const TABLE = `"${LOG_CACHE_SCHEMA}".block_logs`;
 let db: Promise<Sql | undefined> | undefined;

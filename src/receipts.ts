@@ -34,19 +34,12 @@ import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
 import { LaunchpadError } from "../lib/errors.ts";
 import { RECEIPT_LIMITS } from "./limits.ts";
-import { cachedLogs, keepLogs, topicsKey } from "./log-cache.ts";
+import { cachedLogs, keepLogs, type RawLog, topicsKey } from "./log-cache.ts";
 import { chainClient } from "./rpc.ts";
 import { settings } from "./settings.ts";
 
-/** A log as the RPC sends it (every number hex). */
-export type RawLog = {
-  address: Hex;
-  topics: Hex[];
-  data: Hex;
-  logIndex: Hex;
-  transactionHash: Hex;
-  blockHash: Hex;
-};
+// The log type lives with the cache that stores logs, so the cache needs nothing from here.
+export type { RawLog } from "./log-cache.ts";
 
 type LogFilter = { blockHash: Hex } | { fromBlock: Hex; toBlock: Hex };
 const request = chainClient.request as unknown as (args: {
