@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../lib/net.ts";
+import { freeListenPort } from "../../lib/net.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "launchpad.js");
@@ -39,22 +39,25 @@ export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, LOG_LEVEL: "info", ...env };
 }
 
-/** Free ports and a fresh data directory for one instance of the service. */
+/**
+ * Free ports (below the ephemeral range: a stack restarted on the same ports must find them
+ * free) and a fresh data directory for one instance of the service.
+ */
 export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpad-"))) {
   return {
     LAUNCHPAD_DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    PONDER_PORT: String(await freePort()),
-    DEVNET_PORT: String(await freePort()),
-    STEWARD_PORT: String(await freePort()),
-    LAUNCHPAD_API_PORT: String(await freePort()),
-    X_PORT: String(await freePort()),
-    HYPERLIQUID_PORT: String(await freePort()),
+    PORT: String(await freeListenPort()),
+    PONDER_PORT: String(await freeListenPort()),
+    DEVNET_PORT: String(await freeListenPort()),
+    STEWARD_PORT: String(await freeListenPort()),
+    LAUNCHPAD_API_PORT: String(await freeListenPort()),
+    X_PORT: String(await freeListenPort()),
+    HYPERLIQUID_PORT: String(await freeListenPort()),
     // The web role listens here; WEB_URL (the public URL) keeps its default.
-    WEB_PORT: String(await freePort()),
-    SAFE_TX_SERVICE_PORT: String(await freePort()),
-    ARBITRUM_DEVNET_PORT: String(await freePort()),
-    WORKER_METRICS_PORT: String(await freePort()),
+    WEB_PORT: String(await freeListenPort()),
+    SAFE_TX_SERVICE_PORT: String(await freeListenPort()),
+    ARBITRUM_DEVNET_PORT: String(await freeListenPort()),
+    WORKER_METRICS_PORT: String(await freeListenPort()),
   };
 }
 

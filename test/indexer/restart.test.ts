@@ -72,6 +72,22 @@ describe("a stop and start carries on", () => {
         timeoutMs,
       );
     const heads = async () => ({ bsc: await head(bsc), arb: await head(arb) });
+    /** Both chains indexed up to `want`, failing only when the index stops moving for 60 s. */
+    const keepsMoving = async (s: Stack, want: { bsc: number; arb: number }) => {
+      let last = await indexed(s);
+      let movedAt = Date.now();
+      while (last.bsc < want.bsc || last.arb < want.arb) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        const at = await indexed(s).catch(() => last);
+        if (at.bsc > last.bsc || at.arb > last.arb) movedAt = Date.now();
+        else if (Date.now() - movedAt > 60_000) {
+          throw new Error(
+            `the index stopped at ${JSON.stringify(at)} for 60 s, short of ${JSON.stringify(want)}`,
+          );
+        }
+        last = at;
+      }
+    };
     /** Blocks past the finality depth of both chains (Ponder finalizes at twice it). */
     const pastFinality = async () => {
       await mine(bsc, 120);
@@ -202,16 +218,17 @@ describe("a stop and start carries on", () => {
     }
     expect(restarted()).toBe(true);
     // Ponder replays the burst live, block by block: within 90 s on an idle machine (measured
-    // twice with 5,000 blocks), not with another stack test running beside it; what this
-    // proves is that it catches up at all (it never did before: docs/devnet-state.md).
+    // twice with 5,000 blocks), two to five times that beside other stack tests on 2 cores.
+    // What fails here is a stall (it never caught up before: docs/devnet-state.md), not the
+    // pace: the wait ends only when the index stops moving for a minute.
     const burstAt = Date.now();
     const target = await heads();
-    await reaches(stack as Stack, target, 300_000);
+    await keepsMoving(stack as Stack, target);
     process.stdout.write(
       `after a burst of ${target.bsc - start} blocks across an anvil restart: caught up in ${Date.now() - burstAt} ms\n`,
     );
     expect(await exact()).toEqual([]);
 
     expect(await (stack as Stack).stop()).toBe(0);
-  }, 900_000);
+  }, 1_500_000);
 });
