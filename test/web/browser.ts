@@ -37,11 +37,20 @@ export async function launchBrowser(): Promise<Browser> {
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });
   for (const [label, vp] of Object.entries(VIEWPORTS)) {
-    await page.setViewport(vp);
-    await page.screenshot({
-      path: join(SHOTS_DIR, `${name}-${label}.png`) as `${string}.png`,
-      fullPage: true,
-    });
+    // Chromium can answer "0 width" while it lays out the new viewport: set it and try again.
+    for (let attempt = 0; ; attempt++) {
+      await page.setViewport(vp);
+      try {
+        await page.screenshot({
+          path: join(SHOTS_DIR, `${name}-${label}.png`) as `${string}.png`,
+          fullPage: true,
+        });
+        break;
+      } catch (error) {
+        if (attempt >= 2 || !/0 width/.test(String(error))) throw error;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
   }
   await page.setViewport(VIEWPORTS.desktop);
 }
