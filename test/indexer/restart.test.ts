@@ -21,7 +21,7 @@ let stack: Stack | undefined;
 afterAll(async () => stack?.cleanup());
 
 describe("a stop and start carries on", () => {
-  it("resumes after SIGINT, after SIGKILL, and across anvil's restart in a burst", async () => {
+  it("resumes after SIGINT and after SIGKILL (RESTART_BURST=1: and across anvil's restart in a burst)", async () => {
     const env = launchEnv(await isolatedEnv(), {
       LOG_LEVEL: "warn",
       // The devnet restarts anvil from its state file once a dump sheds this much (16 MB in
