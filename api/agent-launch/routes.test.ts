@@ -1,10 +1,8 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
-import { type App, createApp } from "../app.ts";
-import { defaultApiSettings } from "../settings.ts";
+import type { App } from "../app.ts";
+import { testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
-import { responseChecker } from "../testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 // The launch and its dry run up to the body: the order of the checks and the launch's own
@@ -12,16 +10,11 @@ import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 let db: TestDatabase;
 let app: App;
-let check: ReturnType<typeof responseChecker>;
+let check: (template: string, method: string, status: number, body: unknown) => string[];
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  app = createApp({
-    logger: pino({ level: "silent" }),
-    env: "test",
-    sql: db.sql,
-    settings: defaultApiSettings(),
-    headBlock: async () => undefined,
+  const t = await testApp(db, {}, "test", {
     launch: {
       launch: {
         sql: db.sql,
@@ -37,7 +30,8 @@ beforeAll(async () => {
       },
     },
   });
-  check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
+  app = t.app;
+  check = (template, method, status, body) => t.check(template, status, body, method);
 }, 60_000);
 afterAll(() => db?.stop());
 

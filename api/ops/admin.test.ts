@@ -1,10 +1,8 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
-import { type App, createApp } from "../app.ts";
-import { defaultApiSettings } from "../settings.ts";
+import type { App } from "../app.ts";
+import { testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
-import { responseChecker } from "../testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 // The operator key routes over a real Postgres: the token before the body, the bodies'
@@ -13,19 +11,15 @@ import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 const ADMIN = "operator-token-0123456789abcdef0123456789";
 let db: TestDatabase;
 let app: App;
-let check: ReturnType<typeof responseChecker>;
+let check: (template: string, method: string, status: number, body: unknown) => string[];
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  app = createApp({
-    logger: pino({ level: "silent" }),
-    env: "test",
-    sql: db.sql,
-    settings: defaultApiSettings(),
-    headBlock: async () => undefined,
+  const t = await testApp(db, {}, "test", {
     launch: { launch: {} as never, adminToken: ADMIN },
   });
-  check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
+  app = t.app;
+  check = (template, method, status, body) => t.check(template, status, body, method);
 }, 60_000);
 afterAll(() => db?.stop());
 

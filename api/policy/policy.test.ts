@@ -1,10 +1,8 @@
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
-import { type App, createApp } from "../app.ts";
-import { defaultApiSettings } from "../settings.ts";
+import type { App } from "../app.ts";
+import { testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
-import { responseChecker } from "../testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 // The policy save and the order route up to their bodies, over a real Postgres and an agent
@@ -15,20 +13,16 @@ const ADMIN = "operator-token-0123456789abcdef0123456789";
 const TOKEN = `0x${"7".repeat(40)}`;
 let db: TestDatabase;
 let app: App;
-let check: ReturnType<typeof responseChecker>;
+let check: (template: string, method: string, status: number, body: unknown) => string[];
 let key: string;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  app = createApp({
-    logger: pino({ level: "silent" }),
-    env: "test",
-    sql: db.sql,
-    settings: defaultApiSettings(),
-    headBlock: async () => undefined,
+  const t = await testApp(db, {}, "test", {
     launch: { launch: {} as never, adminToken: ADMIN },
   });
-  check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
+  app = t.app;
+  check = (template, method, status, body) => t.check(template, status, body, method);
   const a = await createAgent(db.sql, { name: "policy-test" });
   await db.sql`update app.agents set token_address = ${TOKEN} where agent_id = ${a.agentId}`;
   key = a.apiKey;

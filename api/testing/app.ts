@@ -1,5 +1,5 @@
 import { pino } from "pino";
-import { type App, createApp } from "../app.ts";
+import { type App, type CreateAppParameters, createApp } from "../app.ts";
 import { type ApiSettings, defaultApiSettings } from "../settings.ts";
 import { requestAs } from "./client.ts";
 import { responseChecker } from "./openapi.ts";
@@ -27,13 +27,20 @@ export type TestApp = {
  * @example
  * const t = await testApp(db); const { status, body } = await t.get("/v2/agents");
  */
-export async function testApp(db: TestDatabase, settings: Partial<ApiSettings> = {}, env = "test") {
+export async function testApp(
+  db: TestDatabase,
+  settings: Partial<ApiSettings> = {},
+  env = "test",
+  /** Features beyond the read API (launch, operator token, ...), as createApp takes them. */
+  features: Partial<CreateAppParameters> = {},
+) {
   const app = createApp({
     logger: pino({ level: "silent" }),
     env,
     sql: db.sql,
     settings: defaultApiSettings(settings),
     headBlock: async () => undefined,
+    ...features,
   });
   const checker = responseChecker((await (await app.request("/openapi.json")).json()) as never);
   const t: TestApp = {
