@@ -11,6 +11,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-ports.ts"],
     sequence: { sequencer: StacksFirstSequencer },
   },
 });

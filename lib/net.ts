@@ -16,15 +16,37 @@ export function freePort(host = "127.0.0.1"): Promise<number> {
   });
 }
 
+const LISTEN_PORTS = { from: 20_000, to: 32_000 };
+/** Ports this process already handed out: they are free until their server binds them. */
+const handedOut = new Set<number>();
+
+/**
+ * Narrows the range `freeListenPort` draws from, so that processes picking ports side by
+ * side (test workers) draw from disjoint slices and cannot pick the same unbound port.
+ */
+export function useListenPortRange(from: number, to: number): { from: number; to: number } {
+  if (!(20_000 <= from && from < to && to <= 32_000)) {
+    throw new RangeError(`bad port range ${from}-${to}`);
+  }
+  const before = { ...LISTEN_PORTS };
+  LISTEN_PORTS.from = from;
+  LISTEN_PORTS.to = to;
+  return before;
+}
+
 /**
  * A free TCP port below Linux's ephemeral range (32768 and up), for a server that is bound
  * later or again after a restart: a port from `freePort` is an ephemeral one, which any
- * outgoing connection of the machine may take as its own local port in between.
+ * outgoing connection of the machine may take as its own local port in between. A port is
+ * handed out once per process: several picked before any is bound never collide.
  */
 export async function freeListenPort(host = "127.0.0.1"): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await isPortFree(port, host)) return port;
+  const span = LISTEN_PORTS.to - LISTEN_PORTS.from;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = LISTEN_PORTS.from + Math.floor(Math.random() * span);
+    if (handedOut.has(port) || !(await isPortFree(port, host))) continue;
+    handedOut.add(port);
+    return port;
   }
   return freePort(host);
 }

@@ -6,7 +6,7 @@ import { dirname, join, sep } from "node:path";
 import postgresJs from "postgres";
 import { pipeLines } from "../lines.ts";
 import { freePort, isPortFree } from "../net.ts";
-import { killStale } from "../pidfile.ts";
+import { killStale, processRuns } from "../pidfile.ts";
 
 export type StartEmbeddedPostgresParameters = {
   /** The service's data directory; Postgres keeps its cluster in `<dataDir>/postgres`. */
@@ -53,8 +53,7 @@ export function embeddedPostgresUrl(dataDir: string): string | undefined {
 /** True while the embedded Postgres of `dataDir` runs (its pid file names a live process). */
 export function embeddedPostgresRuns(dataDir: string): boolean {
   try {
-    process.kill(Number(readFileSync(pidFile(dataDir), "utf8")), 0);
-    return true;
+    return processRuns(Number(readFileSync(pidFile(dataDir), "utf8")));
   } catch {
     return false;
   }
@@ -78,6 +77,7 @@ export async function startEmbeddedPostgres(
   await mkdir(dirname(pidPath), { recursive: true });
   // A supervisor killed with SIGKILL leaves its postgres running on the cluster: stop it.
   await killStale(pidPath, "postgres");
+  await removeStaleLock(clusterDir);
 
   const saved = await readJson<{ port: number; password: string }>(statePath);
   const password = saved?.password ?? randomBytes(24).toString("hex");
@@ -246,4 +246,16 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Removes the cluster's `postmaster.pid` when the postmaster it names no longer runs.
+ * Postgres clears a lock left by a dead process itself, but not one naming a zombie: a
+ * supervisor killed with SIGKILL, on a machine whose init never reaps orphans, leaves its
+ * postmaster as one, and every later start would stop at "lock file already exists".
+ */
+async function removeStaleLock(clusterDir: string): Promise<void> {
+  const lock = join(clusterDir, "postmaster.pid");
+  const pid = Number.parseInt((await readFile(lock, "utf8").catch(() => "")).split("\n")[0], 10);
+  if (Number.isInteger(pid) && pid > 0 && !processRuns(pid)) await rm(lock, { force: true });
 }
