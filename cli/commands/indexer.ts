@@ -15,9 +15,10 @@ import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
 import { rpcHeadNumber, startLagTracking } from "../../lib/indexer/lag.ts";
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import {
+  type BlockAsked,
+  blockAskedInLog,
   blockIsGone,
   healSyncGaps,
-  missingBlockInLog,
   type SyncChain,
 } from "../../lib/indexer/sync-gaps.ts";
 import { createLogger } from "../../lib/logger.ts";
@@ -73,7 +74,7 @@ export function indexerCommand(): Command {
       // is restarted past it (blocks already handled are not restarted for again).
       const goneHandled = new Set<string>();
       let checkingGone = false;
-      const onMissingBlock = async (m: { chain: string; block: number }) => {
+      const onBlockAsked = async (m: BlockAsked) => {
         const c = syncChains.find((x) => x.name === m.chain);
         const key = `${m.chain}:${m.block}`;
         if (!c || checkingGone || goneHandled.has(key) || stopping || switching) return;
@@ -83,7 +84,7 @@ export function indexerCommand(): Command {
           goneHandled.add(key);
           log.warn(
             { chain: m.chain, block: m.block },
-            `ponder asks ${m.chain} for block ${m.block}, which the chain no longer has (a devnet restarted from its state file keeps only recent empty blocks): restarting ponder from its cache`,
+            `ponder asks ${m.chain} for block ${m.block}, which the chain no longer has (a devnet restarted from its state file keeps only recent empty blocks; on a live chain, a reorg): restarting ponder from its cache`,
           );
           switching = true;
           await stopPonder(child);
@@ -117,8 +118,8 @@ export function indexerCommand(): Command {
           viewsSchema: config.VIEWS_SCHEMA,
           onLine: (line) => {
             if (line.includes("previously used by a different Ponder app")) buildChanged = true;
-            const missing = missingBlockInLog(line);
-            if (missing) void onMissingBlock(missing);
+            const asked = blockAskedInLog(line);
+            if (asked) void onBlockAsked(asked);
             process.stdout.write(`${line}\n`);
           },
         });

@@ -1,4 +1,4 @@
-import { createPublicClient, http, type PublicClient } from "viem";
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import type { Sql } from "../db/client.ts";
 
 /** A chain the index follows, as the sync-cache check needs it. */
@@ -68,17 +68,27 @@ async function newestCachedBlock(
   return -1;
 }
 
+/** A block Ponder asked a chain for: by number (a sync cache end) or by hash (a live block). */
+export type BlockAsked = { chain: string; block: number | Hex };
+
 /**
- * True when the chain's head is past block `n` and the chain answers `null` for it: a block it
- * no longer has (a restored devnet), not one still to come.
+ * True when the chain no longer has the block Ponder asked for: by number, the head is past it
+ * and the chain answers `null`; by hash, the chain answers `null` for a block Ponder saw on it
+ * (a restored devnet dropped it, or a reorg did). An RPC error is not an answer: false.
  */
-export async function blockIsGone(rpcUrl: string, n: number): Promise<boolean> {
+export async function blockIsGone(rpcUrl: string, block: number | Hex): Promise<boolean> {
   const client = createPublicClient({
     transport: http(rpcUrl, { timeout: 10_000, retryCount: 1 }),
   }) as PublicClient;
+  if (typeof block === "string") {
+    const found = await client
+      .request({ method: "eth_getBlockByHash", params: [block, false] })
+      .catch(() => undefined);
+    return found === null;
+  }
   const head = await client.getBlockNumber().catch(() => undefined);
-  if (head === undefined || Number(head) <= n) return false;
-  return !(await hasBlock(client, n));
+  if (head === undefined || Number(head) <= block) return false;
+  return !(await hasBlock(client, block));
 }
 
 async function hasBlock(client: PublicClient, n: number): Promise<boolean> {
@@ -97,18 +107,42 @@ async function hasSyncCache(sql: Sql): Promise<boolean> {
 }
 
 /**
- * The block a Ponder log line says a chain could not find (`BlockNotFoundError` on
- * `eth_getBlockByNumber`), with the chain's name, or undefined for any other line.
+ * The block a Ponder log line says a chain failed to give, with the chain's name, or undefined
+ * for any other line: `eth_getBlockByNumber` answered `null` (`BlockNotFoundError`; Ponder
+ * retries it forever), or a call by block hash (`eth_getLogs`, `eth_getBlockByHash`) failed
+ * a third time (anvil: "unknown block"; Ponder retries it with backoff, and a node behind its
+ * peers may not know a new block for the first second). Whether the block is really gone is
+ * for `blockIsGone` to tell.
+ *
+ * @example
+ * blockAskedInLog(line); // { chain: "bsc", block: "0x4490…" }
  */
-export function missingBlockInLog(line: string): { chain: string; block: number } | undefined {
-  if (!line.includes("BlockNotFoundError") || !line.includes("eth_getBlockByNumber")) return;
+export function blockAskedInLog(line: string): BlockAsked | undefined {
+  const byNumber = line.includes("BlockNotFoundError") && line.includes("eth_getBlockByNumber");
+  if (!byNumber && !line.includes("Received JSON-RPC error")) return;
   try {
-    const entry = JSON.parse(line) as { chain?: string; method?: string; request?: string };
-    if (entry.method !== "eth_getBlockByNumber" || !entry.chain || !entry.request) return;
+    const entry = JSON.parse(line) as {
+      chain?: string;
+      method?: string;
+      request?: string;
+      retry_count?: number;
+    };
+    if (!entry.chain || !entry.request) return;
     const { params } = JSON.parse(entry.request) as { params?: unknown[] };
-    const tag = params?.[0];
-    if (typeof tag !== "string" || !/^0x[0-9a-f]+$/i.test(tag)) return;
-    return { chain: entry.chain, block: Number(tag) };
+    const first = params?.[0];
+    if (byNumber && entry.method === "eth_getBlockByNumber") {
+      if (typeof first !== "string" || !/^0x[0-9a-f]+$/i.test(first)) return;
+      return { chain: entry.chain, block: Number(first) };
+    }
+    const hash =
+      entry.method === "eth_getBlockByHash"
+        ? first
+        : entry.method === "eth_getLogs"
+          ? (first as { blockHash?: unknown } | undefined)?.blockHash
+          : undefined;
+    if (typeof hash !== "string" || !/^0x[0-9a-f]{64}$/i.test(hash)) return;
+    if ((entry.retry_count ?? 0) < 3) return;
+    return { chain: entry.chain, block: hash as Hex };
   } catch {
     return;
   }

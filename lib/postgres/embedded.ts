@@ -256,6 +256,7 @@ async function readJson<T>(path: string): Promise<T | undefined> {
  */
 async function removeStaleLock(clusterDir: string): Promise<void> {
   const lock = join(clusterDir, "postmaster.pid");
-  const pid = Number.parseInt((await readFile(lock, "utf8").catch(() => "")).split("\n")[0], 10);
+  const [first = ""] = (await readFile(lock, "utf8").catch(() => "")).split("\n");
+  const pid = Number.parseInt(first, 10);
   if (Number.isInteger(pid) && pid > 0 && !processRuns(pid)) await rm(lock, { force: true });
 }

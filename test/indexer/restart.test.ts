@@ -21,7 +21,7 @@ let stack: Stack | undefined;
 afterAll(async () => stack?.cleanup());
 
 describe("a stop and start carries on", () => {
-  it("resumes after SIGINT and after SIGKILL (RESTART_BURST=1: and across anvil's restart in a burst)", async () => {
+  it("resumes after SIGINT, after SIGKILL, and across anvil's restart in a burst", async () => {
     const env = launchEnv(await isolatedEnv(), {
       LOG_LEVEL: "warn",
       // The devnet restarts anvil from its state file once a dump sheds this much (16 MB in
@@ -206,13 +206,6 @@ describe("a stop and start carries on", () => {
     expect(b.moved.arb).toBeGreaterThan(b.before.arb);
     expect(await exact()).toEqual([]);
 
-    // (c) runs with `npm run test:restart-burst` only: in the whole suite on 2 cores the BSC
-    // index stalled after the devnet restarted anvil under the burst in 2 of 4 runs (no move
-    // for 60 s, once stuck at the burst's first block), a defect still open, not a pace.
-    if (process.env.RESTART_BURST !== "1") {
-      expect(await (stack as Stack).stop()).toBe(0);
-      return;
-    }
     // (c) Thousands of empty blocks in a burst; the devnet restarts anvil under it (a call cut
     // by the restart is refused and sent again, as a client would); the index catches up.
     // At least 2,000 blocks, and on until the devnet has restarted anvil under the burst (its
@@ -231,8 +224,11 @@ describe("a stop and start carries on", () => {
     const burstAt = Date.now();
     const target = await heads();
     await keepsMoving(stack as Stack, target);
+    // Ponder behind the burst asks for blocks the restored chain dropped; the indexer role
+    // restarts it past them (docs/devnet-state.md): how often, for the figures.
+    const restarts = (stack as Stack).output().match(/which the chain no longer has/g)?.length ?? 0;
     process.stdout.write(
-      `after a burst of ${target.bsc - start} blocks across an anvil restart: caught up in ${Date.now() - burstAt} ms\n`,
+      `after a burst of ${target.bsc - start} blocks across an anvil restart: caught up in ${Date.now() - burstAt} ms (ponder restarted past a dropped block ${restarts} times)\n`,
     );
     expect(await exact()).toEqual([]);
 
