@@ -70,8 +70,9 @@ export async function lateRegisteredToken(p: LateRegistrationParameters): Promis
   return token;
 }
 
+/** Waits (up to 15 s: a send signs and estimates first, slowly on a loaded machine) for the pool. */
 async function inPool(world: StoryWorld, n: number) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1_500; i++) {
     const status = (await world.client.request({ method: "txpool_status" } as never)) as {
       pending: `0x${string}`;
     };
