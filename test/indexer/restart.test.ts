@@ -13,7 +13,7 @@ import { checkIndex } from "../helpers/scenario-check.ts";
 // then a stop and a start: after Ctrl-C, after SIGKILL of every process of the stack (Postgres
 // and anvil included: a machine's crash), and across the devnet's own restart of anvil in a
 // burst of thousands of empty blocks. Each time the index moves again and equals the chain.
-// One stack for the three: each boot costs a minute.
+// One stack for the three: each boot costs a minute. About ten minutes in all (sequencer: first).
 
 type ChainStatus = { chainId: number; indexedBlock: string; headBlock: string | null };
 
