@@ -10,8 +10,9 @@ import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
 import { signCreateArgs } from "../lib/create-args.ts";
 import { pairAddress } from "../lib/pair.ts";
+import { processRuns } from "../lib/pidfile.ts";
 import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
-import { alive, isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
+import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
 // These tests boot the whole service as a user would (`launchpad start`), in a temp data dir
 // with free ports, and stop it the way a terminal does (SIGINT to the process group). Seven
@@ -150,7 +151,11 @@ describe("launchpad start", () => {
     // supervisor, postgres (+ its backends), anvil, api, worker, indexer, ponder
     expect(tree.length).toBeGreaterThanOrEqual(7);
     expect(await stack.stop("SIGINT")).toBe(0);
-    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+    await waitFor(
+      "every child to exit",
+      async () => (tree.some(processRuns) ? undefined : true),
+      20_000,
+    );
     expect(readdirSync(join(env.LAUNCHPAD_DATA_DIR, "run"))).toEqual([]);
   }, 180_000);
 
@@ -201,7 +206,11 @@ describe("launchpad start", () => {
     expect(third.output()).not.toMatch(/the chain was reset/);
     const tree = third.tree();
     expect(await third.stop("SIGINT")).toBe(0);
-    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+    await waitFor(
+      "every child to exit",
+      async () => (tree.some(processRuns) ? undefined : true),
+      20_000,
+    );
   }, 300_000);
 
   it("never indexes a new chain on top of the old one's data", async () => {
@@ -284,6 +293,10 @@ describe("launchpad start", () => {
     expect(stack.output()).toMatch(
       /api exited \(SIGKILL\); the service cannot run without it\. Its last lines:\n {2}\{/,
     );
-    await waitFor("every child to exit", async () => (tree.some(alive) ? undefined : true), 20_000);
+    await waitFor(
+      "every child to exit",
+      async () => (tree.some(processRuns) ? undefined : true),
+      20_000,
+    );
   }, 180_000);
 });

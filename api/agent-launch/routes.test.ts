@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
 import type { App } from "../app.ts";
-import { testApp } from "../testing/app.ts";
+import { type TestApp, testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
@@ -10,11 +10,11 @@ import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 let db: TestDatabase;
 let app: App;
-let check: (template: string, method: string, status: number, body: unknown) => string[];
+let t: TestApp;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  const t = await testApp(db, {}, "test", {
+  t = await testApp(db, {}, "test", {
     launch: {
       launch: {
         sql: db.sql,
@@ -31,7 +31,6 @@ beforeAll(async () => {
     },
   });
   app = t.app;
-  check = (template, method, status, body) => t.check(template, status, body, method);
 }, 60_000);
 afterAll(() => db?.stop());
 
@@ -54,7 +53,7 @@ describe.each(["/v2/agents/launch", "/v2/agents/launch/preview"])("POST %s", (pa
     const res = await requestAs(app, path, { init: { method: "POST", headers, body: o.body } });
     // biome-ignore lint/suspicious/noExplicitAny: checked by assertions and the OpenAPI schema
     const body = (await res.json()) as Record<string, any>;
-    expect(check(path, "post", res.status, body)).toEqual([]);
+    expect(t.check(path, res.status, body, "post")).toEqual([]);
     return { status: res.status, body };
   }
   const json = "application/json";

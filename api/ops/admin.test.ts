@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
 import type { App } from "../app.ts";
-import { testApp } from "../testing/app.ts";
+import { type TestApp, testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
@@ -11,15 +11,14 @@ import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 const ADMIN = "operator-token-0123456789abcdef0123456789";
 let db: TestDatabase;
 let app: App;
-let check: (template: string, method: string, status: number, body: unknown) => string[];
+let t: TestApp;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  const t = await testApp(db, {}, "test", {
+  t = await testApp(db, {}, "test", {
     launch: { launch: {} as never, adminToken: ADMIN },
   });
   app = t.app;
-  check = (template, method, status, body) => t.check(template, status, body, method);
 }, 60_000);
 afterAll(() => db?.stop());
 
@@ -34,7 +33,7 @@ async function post(
   const res = await requestAs(app, path, { init: { method: "POST", headers, body: o.body } });
   // biome-ignore lint/suspicious/noExplicitAny: checked by assertions and the OpenAPI schema
   const body = (await res.json()) as Record<string, any>;
-  expect(check(template, "post", res.status, body)).toEqual([]);
+  expect(t.check(template, res.status, body, "post")).toEqual([]);
   return { status: res.status, body };
 }
 const json = "application/json";

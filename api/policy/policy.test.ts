@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../lib/agents/keys.ts";
 import type { App } from "../app.ts";
-import { testApp } from "../testing/app.ts";
+import { type TestApp, testApp } from "../testing/app.ts";
 import { requestAs } from "../testing/client.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
@@ -13,16 +13,15 @@ const ADMIN = "operator-token-0123456789abcdef0123456789";
 const TOKEN = `0x${"7".repeat(40)}`;
 let db: TestDatabase;
 let app: App;
-let check: (template: string, method: string, status: number, body: unknown) => string[];
+let t: TestApp;
 let key: string;
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  const t = await testApp(db, {}, "test", {
+  t = await testApp(db, {}, "test", {
     launch: { launch: {} as never, adminToken: ADMIN },
   });
   app = t.app;
-  check = (template, method, status, body) => t.check(template, status, body, method);
   const a = await createAgent(db.sql, { name: "policy-test" });
   await db.sql`update app.agents set token_address = ${TOKEN} where agent_id = ${a.agentId}`;
   key = a.apiKey;
@@ -42,7 +41,7 @@ async function send(
   const res = await requestAs(app, path, { init: { method, headers, body } });
   // biome-ignore lint/suspicious/noExplicitAny: checked by assertions and the OpenAPI schema
   const json = (await res.json()) as Record<string, any>;
-  expect(check(template, method.toLowerCase(), res.status, json)).toEqual([]);
+  expect(t.check(template, res.status, json, method.toLowerCase())).toEqual([]);
   return { status: res.status, body: json };
 }
 const paths = (r: { body: { details?: { path: string }[] } }) =>

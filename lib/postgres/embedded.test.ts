@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgresJs from "postgres";
 import { afterAll, expect, it } from "vitest";
-import { startEmbeddedPostgres } from "./embedded.ts";
+import { postgresUser, startEmbeddedPostgres } from "./embedded.ts";
 
 const dataDir = mkdtempSync(join(tmpdir(), "embedded-pg-"));
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
@@ -14,23 +14,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function clusterOwner(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const entry = readFileSync("/etc/passwd", "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("postgres:"));
-  const [, , uid, gid] = entry?.split(":") ?? [];
-  return { uid: Number(uid), gid: Number(gid) };
-}
-
 it("starts again over a lock file whose postmaster is a zombie (a hard kill where nothing reaps)", async () => {
   const first = await startEmbeddedPostgres({ dataDir });
+  const owner = process.getuid?.() === 0 ? await postgresUser() : {};
   await first.stop();
   // What a SIGKILL of the supervisor leaves where init never reaps: postmaster.pid naming a
   // process that is a zombie (kill(pid, 0) succeeds on it, so Postgres itself refuses).
   // The zombie must be the cluster owner's, as the postmaster was: Postgres takes EPERM from
   // kill(pid, 0) for "gone", so a zombie of another user would not stop it.
-  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], clusterOwner());
+  const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], owner);
   cleanup.push(() => parent.kill("SIGKILL"));
   const [line] = (await once(parent.stdout, "data")) as [Buffer];
   const pid = Number(line.toString().trim());

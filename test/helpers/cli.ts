@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freeListenPort } from "../../lib/net.ts";
+import { processRuns } from "../../lib/pidfile.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "launchpad.js");
@@ -113,7 +114,7 @@ export async function startStack(env: Record<string, string>, timeoutMs = 240_00
       }
       // Postgres and anvil run in their own process groups; a hard-killed supervisor leaves them.
       for (const p of [...tree, ...pidFiles(env.LAUNCHPAD_DATA_DIR ?? "")]) {
-        if (alive(p)) signal(p, "SIGKILL");
+        if (processRuns(p)) signal(p, "SIGKILL");
       }
     },
   };
@@ -159,15 +160,6 @@ export function descendants(root: number): number[] {
     }
   }
   return [...found];
-}
-
-export function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 /** Polls `fn` until it returns something other than undefined (errors count as undefined). */

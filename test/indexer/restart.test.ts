@@ -4,7 +4,8 @@ import type { PublicClient } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { readDeploymentRecord } from "../../devnet/record.ts";
 import { runStoryline } from "../../devnet/storyline/run.ts";
-import { alive, isolatedEnv, type Stack, startStack, waitFor } from "../helpers/cli.ts";
+import { processRuns } from "../../lib/pidfile.ts";
+import { isolatedEnv, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import { chainClient, launchEnv, stackSql } from "../helpers/launch.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";
 import { checkIndex } from "../helpers/scenario-check.ts";
@@ -122,7 +123,7 @@ describe("a stop and start carries on", () => {
         } catch {} // already gone
       }
       await waitFor("every process of the stack gone", async () =>
-        pids.some((pid) => alive(pid)) ? undefined : true,
+        pids.some(processRuns) ? undefined : true,
       );
     };
     /** Stops the stack with `signal`, starts it again; the index must move within 30 s. */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../../../lib/net.ts";
+import { processRuns } from "../../../lib/pidfile.ts";
 import {
   embeddedPostgresUrl,
   type StartEmbeddedPostgresReturnType,
@@ -71,16 +72,6 @@ export function anvilPid(dataDir: string): number {
   return Number(readFileSync(join(dataDir, "run", "anvil.pid"), "utf8"));
 }
 
-/** True while `pid` is a live process. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Restarts the stack's embedded Postgres as an operator (or a managed database's failover)
  * would: a fast shutdown (every connection dropped, open transactions rolled back), `downMs`
@@ -93,7 +84,7 @@ export async function restartPostgres(
 ): Promise<StartEmbeddedPostgresReturnType> {
   const pid = Number(readFileSync(join(dataDir, "run", "postgres.pid"), "utf8"));
   process.kill(pid, "SIGINT");
-  await waitFor("postgres stopped", async () => (alive(pid) ? undefined : true), 60_000);
+  await waitFor("postgres stopped", async () => (processRuns(pid) ? undefined : true), 60_000);
   await new Promise((r) => setTimeout(r, downMs));
   return startEmbeddedPostgres({ dataDir });
 }
