@@ -1,7 +1,8 @@
 // The one-way seams of docs/architecture.md, checked by `npm run lint`:
 //   cli -> (api | jobs | src | services | devnet) -> lib
 // api reaches jobs/ only through the queue's producer; production code (lib, jobs, api, src)
-// never loads devnet/, test/ or a stand-in. Generated abis/ may be imported by anyone.
+// never loads devnet/ (the local world: chains and stand-ins) or test/. Generated abis/ may
+// be imported by anyone.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -45,10 +46,11 @@ module.exports = {
     },
     {
       name: "no-stand-in-internals",
-      comment: "a stand-in is started by the CLI (or a test); everyone else talks to its client",
+      comment:
+        "a stand-in (devnet/stand-ins/) is started by the CLI (or a test); everyone else talks to its client",
       severity: "error",
-      from: { pathNot: "^(cli|test)/|^services/([^/]+)/stand-in/|\\.test\\.ts$" },
-      to: { path: "^services/[^/]+/stand-in/" },
+      from: { pathNot: "^(cli|test)/|^devnet/stand-ins/|\\.test\\.ts$" },
+      to: { path: "^devnet/stand-ins/" },
     },
     {
       name: "api-shared-pieces-know-no-feature",
@@ -62,6 +64,14 @@ module.exports = {
       to: {
         path: "^api/(agent-launch|deposit-launch|market|dashboard|sessions|events|webhooks|policy|ops|ws)/",
       },
+    },
+    {
+      name: "api-top-files-are-the-floor",
+      comment:
+        "env.ts, errors.ts, limits.ts, session.ts, settings.ts... are the floor under api/http and api/middleware: they import no folder of api/ (app.ts, the top, assembles them all)",
+      severity: "error",
+      from: { path: "^api/[^/]+\\.ts$", pathNot: "^api/app\\.ts$|\\.test\\.ts$" },
+      to: { path: "^api/[^/]+/" },
     },
     {
       name: "api-features-stand-apart",
@@ -123,15 +133,25 @@ module.exports = {
     },
     {
       name: "service-clients-never-import-devnet",
+      comment:
+        "services/ holds the production clients only: the stand-ins live in devnet/stand-ins/",
       severity: "error",
-      from: { path: "^services/", pathNot: "^services/[^/]+/stand-in/" },
+      from: { path: "^services/" },
       to: { path: "^devnet/" },
     },
     {
       name: "devnet-is-below-the-cli",
       severity: "error",
       from: { path: "^devnet/" },
-      to: { path: "^(api|jobs|src|services|cli)/" },
+      to: { path: "^(api|jobs|src|cli)/" },
+    },
+    {
+      name: "only-stand-ins-speak-a-service-protocol",
+      comment:
+        "a stand-in speaks its service's protocol (services/<name>/); the rest of devnet/ reaches the stand-ins over HTTP, at URLs the CLI hands in",
+      severity: "error",
+      from: { path: "^devnet/", pathNot: "^devnet/stand-ins/" },
+      to: { path: "^services/" },
     },
     {
       name: "web-is-a-client-of-the-api",

@@ -11,11 +11,12 @@ import { resolveArbitrum } from "./lib/arbitrum.ts";
 import { resolveChain } from "./lib/chain.ts";
 import { loadConfig } from "./lib/config.ts";
 import { indexerTransport } from "./lib/indexer/transport.ts";
-import { INDEXER_RPC_LIMITS } from "./lib/limits.ts";
+import { DB_LIMITS, INDEXER_RPC_LIMITS } from "./lib/limits.ts";
 
 // Ponder runs this file in the indexer role's child process; the indexer command has already
 // validated the configuration and reset the index if the chain changed.
-const chain = resolveChain(loadConfig());
+const config = loadConfig();
+const chain = resolveChain(config);
 const { serviceRegistry, launchFactory } = chain.contracts;
 if (!serviceRegistry || !launchFactory) {
   throw new Error(
@@ -24,7 +25,7 @@ if (!serviceRegistry || !launchFactory) {
 }
 const startBlock = chain.startBlock;
 // The second chain is optional: unset ARBITRUM_RPC_URL = BSC only (the indexer role says so).
-const arbitrum = resolveArbitrum(loadConfig());
+const arbitrum = resolveArbitrum(config);
 
 // The subscription stays bounded to the service's own tokens: a token is followed only once the
 // ServiceRegistry names it (or a deposit launch predicts it). Ponder matches a child's logs from
@@ -38,7 +39,12 @@ const registered = getAbiItem({ abi: serviceRegistryAbi, name: "ServiceTokenRegi
 const launched = getAbiItem({ abi: launchFactoryAbi, name: "LaunchCreated" });
 
 export default createConfig({
-  database: { kind: "postgres", connectionString: process.env.DATABASE_URL },
+  database: {
+    kind: "postgres",
+    connectionString: process.env.DATABASE_URL,
+    // Ponder names its connections itself (`<schema>_internal`, `_user`, `_readonly`, `ponder_sync`).
+    poolConfig: { max: config.INDEXER_DATABASE_POOL_SIZE ?? DB_LIMITS.ponderConnections },
+  },
   chains: {
     bsc: {
       id: 56,

@@ -223,35 +223,39 @@ export const walletActivity = onchainTable(
 );
 
 /** A deposit launch, keyed by its vault. */
-export const launch = onchainTable("launch", (t) => ({
-  vault: t.hex().primaryKey(),
-  id: t.bigint().notNull(),
-  router: t.hex().notNull(),
-  treasury: t.hex().notNull(),
-  predictedToken: t.hex().notNull(),
-  token: t.hex(),
-  pair: t.hex(),
-  tier: t.integer().notNull(),
-  creator: t.hex().notNull(),
-  name: t.text(),
-  symbol: t.text(),
-  metadata: t.text(),
-  closeTimestamp: t.bigint().notNull(),
-  buyTaxBps: t.integer().notNull(),
-  sellTaxBps: t.integer().notNull(),
-  totalDeposited: t.bigint().notNull(),
-  /** Accounts that ever deposited (the vault's list; a full withdrawal keeps the entry). */
-  depositorCount: t.integer().notNull(),
-  status: launchStatus("status").notNull(),
-  refundReason: t.integer(),
-  totalClaimed: t.bigint().notNull(),
-  totalRefunded: t.bigint().notNull(),
-  tokensForDepositors: t.bigint(),
-  liquidityBnb: t.bigint(),
-  liquidityTokens: t.bigint(),
-  createdBlock: t.bigint().notNull(),
-  createdAt: t.bigint().notNull(),
-}));
+export const launch = onchainTable(
+  "launch",
+  (t) => ({
+    vault: t.hex().primaryKey(),
+    id: t.bigint().notNull(),
+    router: t.hex().notNull(),
+    treasury: t.hex().notNull(),
+    predictedToken: t.hex().notNull(),
+    token: t.hex(),
+    pair: t.hex(),
+    tier: t.integer().notNull(),
+    creator: t.hex().notNull(),
+    name: t.text(),
+    symbol: t.text(),
+    metadata: t.text(),
+    closeTimestamp: t.bigint().notNull(),
+    buyTaxBps: t.integer().notNull(),
+    sellTaxBps: t.integer().notNull(),
+    totalDeposited: t.bigint().notNull(),
+    /** Accounts that ever deposited (the vault's list; a full withdrawal keeps the entry). */
+    depositorCount: t.integer().notNull(),
+    status: launchStatus("status").notNull(),
+    refundReason: t.integer(),
+    totalClaimed: t.bigint().notNull(),
+    totalRefunded: t.bigint().notNull(),
+    tokensForDepositors: t.bigint(),
+    liquidityBnb: t.bigint(),
+    liquidityTokens: t.bigint(),
+    createdBlock: t.bigint().notNull(),
+    createdAt: t.bigint().notNull(),
+  }),
+  (t) => ({ creatorIdx: index().on(t.creator) }),
+);
 
 export const depositor = onchainTable(
   "depositor",
@@ -262,21 +266,30 @@ export const depositor = onchainTable(
     claimed: t.bigint().notNull(),
     refunded: t.bigint().notNull(),
   }),
-  (t) => ({ pk: primaryKey({ columns: [t.vault, t.account] }) }),
+  (t) => ({
+    pk: primaryKey({ columns: [t.vault, t.account] }),
+    // GET /v2/users/{address}/launches: one account's positions across launches.
+    accountIdx: index().on(t.account, t.vault),
+  }),
 );
 
-export const launchEvent = onchainTable("launch_event", (t) => ({
-  id: t.text().primaryKey(),
-  vault: t.hex().notNull(),
-  kind: t.text().notNull(),
-  account: t.hex(),
-  amount: t.bigint(),
-  totalDeposited: t.bigint(),
-  blockNumber: t.bigint().notNull(),
-  logIndex: t.integer().notNull(),
-  txHash: t.hex().notNull(),
-  timestamp: t.bigint().notNull(),
-}));
+export const launchEvent = onchainTable(
+  "launch_event",
+  (t) => ({
+    id: t.text().primaryKey(),
+    vault: t.hex().notNull(),
+    kind: t.text().notNull(),
+    account: t.hex(),
+    amount: t.bigint(),
+    totalDeposited: t.bigint(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  // GET /v2/users/{address}/launches: one account's deposits and withdrawals per launch.
+  (t) => ({ accountIdx: index().on(t.account, t.vault) }),
+);
 
 export const bnbUsd = onchainTable("bnb_usd", (t) => ({
   round: t.bigint().primaryKey(),

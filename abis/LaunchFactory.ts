@@ -7,6 +7,11 @@ export const launchFactoryAbi = [
         components: [
           {
             internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            internalType: "address",
             name: "router",
             type: "address",
           },
@@ -34,16 +39,6 @@ export const launchFactoryAbi = [
             internalType: "address",
             name: "safeFallbackHandler",
             type: "address",
-          },
-          {
-            internalType: "address",
-            name: "platform",
-            type: "address",
-          },
-          {
-            internalType: "uint16",
-            name: "treasuryShareBps",
-            type: "uint16",
           },
         ],
         internalType: "struct LaunchFactory.Config",

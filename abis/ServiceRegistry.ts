@@ -5,7 +5,7 @@ export const serviceRegistryAbi = [
     inputs: [
       {
         internalType: "address",
-        name: "registrar_",
+        name: "initialOwner",
         type: "address",
       },
     ],

@@ -1,14 +1,14 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
-import type { WebhookSecrets } from "../lib/events/webhook-secrets.ts";
 import type { Logger } from "../lib/logger.ts";
+import type { WebhookSecrets } from "../lib/webhooks/inbound/webhook-secrets.ts";
 import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/register.ts";
 import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
 import { type DepositLaunchDeps, registerDepositLaunch } from "./deposit-launch/register.ts";
 import type { AppEnv } from "./env.ts";
 import { HttpError, renderError } from "./errors.ts";
-import { registerEventFeed, registerInbound } from "./events/register.ts";
+import { registerEventFeed } from "./events/register.ts";
 import { declareCommonResponses } from "./http/common-responses.ts";
 import { createReadDeps } from "./http/read-deps.ts";
 import { registerAgentKeySecurity } from "./http/schemas.ts";
@@ -24,10 +24,15 @@ import { indexerSource, metrics } from "./middleware/metrics/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
 import { type HeadBlockReader, registerOps, registerProbes, rpcHeadBlock } from "./ops/register.ts";
+import { registerPerps } from "./perps/routes.ts";
 import { type PolicyFeatures, registerPolicyAndOrders } from "./policy/register.ts";
 import { registerSessionFeatures, type SessionFeatures } from "./sessions/register.ts";
 import type { ApiSettings } from "./settings.ts";
-import { registerOutboundWebhooks, type WebhookSubscriptionDeps } from "./webhooks/register.ts";
+import {
+  registerInbound,
+  registerOutboundWebhooks,
+  type WebhookSubscriptionDeps,
+} from "./webhooks/register.ts";
 
 export type CreateAppParameters = {
   logger: Logger;
@@ -38,18 +43,23 @@ export type CreateAppParameters = {
   startedAt?: number;
   /** Reads the chain head for the indexer status; by default `eth_blockNumber` on the RPC. */
   headBlock?: HeadBlockReader;
-  /** Agent launch, operator and MCP endpoints; absent in read-only tests. */
+  /**
+   * The operator token (ADMIN_TOKEN), the one credential of every operator action: the admin
+   * and featured endpoints, internal events, another agent's records, /metrics outside
+   * development. Unset: those answer as without a valid token.
+   */
+  adminToken?: string;
+  /** Agent launch, the agent admin endpoints and MCP; absent in read-only tests. */
   launch?: LaunchFeatures;
   /** Chain reads and the signer's policy for the agent dashboard. */
   dashboard?: DashboardFeatures;
   /** Outbound webhook subscriptions; absent in read-only tests. */
-  webhooks?: Omit<WebhookSubscriptionDeps, "sql">;
+  webhooks?: Omit<WebhookSubscriptionDeps, "sql" | "adminToken">;
   /** Session endpoints' extras (chain client, X OAuth) and the deposit-launch writes that
    * need a session (relayer, factory, chain). */
   sessions?: SessionFeatures & { deposit?: DepositLaunchDeps };
-  /** The agent event feed: inbound webhook secrets (unset: no webhook routes) and the operator
-   * token that unlocks internal events. */
-  events?: { webhookSecrets?: WebhookSecrets; adminToken?: string };
+  /** Inbound webhook secrets of the event feed (unset: no inbound webhook routes). */
+  events?: { webhookSecrets?: WebhookSecrets };
   /** Trading policies and agent orders through the signer. */
   policy?: PolicyFeatures;
 };
@@ -72,7 +82,7 @@ export function createApp(p: CreateAppParameters) {
   app.use(
     metrics({
       env: p.env,
-      adminToken: p.launch?.adminToken ?? p.events?.adminToken,
+      adminToken: p.adminToken,
       indexer: indexerSource(p.sql, p.settings, p.headBlock),
     }),
   );
@@ -126,12 +136,11 @@ export function createApp(p: CreateAppParameters) {
     await next();
     if (!["GET", "HEAD", "OPTIONS"].includes(c.req.method)) reads.tracker.invalidate();
   });
-  const operatorToken = p.launch?.adminToken ?? p.events?.adminToken;
   registerOps(app, {
     sql,
     settings,
     headBlock,
-    adminToken: p.launch?.adminToken,
+    adminToken: p.adminToken,
     agentAdmin: p.launch !== undefined,
   });
   registerAgentKeySecurity(app);
@@ -139,16 +148,17 @@ export function createApp(p: CreateAppParameters) {
     sql,
     settings,
     reads,
-    adminToken: p.launch?.adminToken,
+    adminToken: p.adminToken,
     features: p.dashboard,
   });
-  registerPolicyAndOrders(app, { sql, adminToken: operatorToken, features: p.policy });
+  registerPerps(app, { sql, reads });
+  registerPolicyAndOrders(app, { sql, adminToken: p.adminToken, features: p.policy });
   registerMarket(app, { sql, settings, reads });
   registerDepositLaunch(app, { sql, settings, reads, deposit: p.sessions?.deposit });
   registerSessionFeatures(app, { sql, settings, env: p.env, features: p.sessions });
-  registerEventFeed(app, { sql, adminToken: p.events?.adminToken ?? p.launch?.adminToken });
+  registerEventFeed(app, { sql, adminToken: p.adminToken });
   if (p.launch) registerLaunchFeatures(app, { sql, features: p.launch });
-  if (p.webhooks) registerOutboundWebhooks(app, { sql, ...p.webhooks });
+  if (p.webhooks) registerOutboundWebhooks(app, { sql, ...p.webhooks, adminToken: p.adminToken });
 
   declareCommonResponses(app, { unlimited });
   app.doc31("/openapi.json", {

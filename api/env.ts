@@ -1,6 +1,6 @@
-import type { DashboardAgent } from "../lib/dashboard/read.ts";
+import type { DashboardAgent } from "../lib/agents/read.ts";
 import type { Logger } from "../lib/logger.ts";
-import type { Session } from "./middleware/session/store.ts";
+import type { Session } from "./session.ts";
 
 /** Who a request is counted as: an agent key, a signed-in user, or one of our own roles. */
 export type Principal = { kind: "agent" | "user" | "service"; id: string };

@@ -2,11 +2,11 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { UnknownAgentError } from "../lib/agents/keys.ts";
-import { MissingRecordError } from "../lib/dashboard/records.ts";
+import { MissingRecordError } from "../lib/agents/records.ts";
 import { isDatabaseUnavailable } from "../lib/db/transient.ts";
 import { type ErrorDetail, issueDetails, LaunchpadError } from "../lib/errors.ts";
 import { ImageCheckError } from "../lib/image/check.ts";
-import { OutboundWebhookError } from "../lib/outbound/errors.ts";
+import { OutboundWebhookError } from "../lib/webhooks/outbound/errors.ts";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "./limits.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { parseEther } from "viem";
 import type { Config } from "../lib/config.ts";
-import { webServiceKey } from "../lib/services.ts";
+import { webServiceKey } from "../lib/endpoints.ts";
 import type { TokenTerms } from "../lib/token-terms.ts";
 
 /** four.meme's BNB curves graduate at 24 BNB raised (the devnet uses DEVNET_MAX_RAISING_BNB). */

@@ -30,7 +30,7 @@ describe("localEndpoints", () => {
       {
         LAUNCHPAD_DATA_DIR: dir,
         STEWARD_PORT: "9011",
-        LAUNCHPAD_API_PORT: "9012",
+        FOUR_MEME_API_PORT: "9012",
         X_PORT: "9013",
         HYPERLIQUID_PORT: "9014",
         SAFE_TX_SERVICE_PORT: "9015",

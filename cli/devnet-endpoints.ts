@@ -1,6 +1,6 @@
 import { readArbitrumRecord } from "../devnet/arbitrum.ts";
 import type { Config } from "../lib/config.ts";
-import { resolveServices } from "../lib/services.ts";
+import { resolveEndpoints } from "../lib/endpoints.ts";
 import { resolveHyperliquid } from "../services/hyperliquid/config.ts";
 import { resolveSafeTxService } from "../services/safe-tx-service/config.ts";
 import { resolveX } from "../services/x/config.ts";
@@ -17,13 +17,13 @@ const USDC_DECIMALS = 6;
  * localEndpoints(loadConfig()).services.steward; // "http://127.0.0.1:3011"
  */
 export function localEndpoints(config: Config) {
-  const services = resolveServices(config);
+  const services = resolveEndpoints(config);
   const x = resolveX(config);
   const arbitrum = readArbitrumRecord(config.dataDir);
   return {
     services: {
       steward: services.steward.url,
-      fourMeme: services.launchpadApi.url,
+      fourMeme: services.fourMeme.url,
       x: x ? { apiUrl: x.apiUrl, oauthUrl: x.oauthUrl } : null,
       hyperliquid: resolveHyperliquid(config)?.apiUrl ?? null,
       safeTransactionService: resolveSafeTxService(config)?.apiUrl ?? null,

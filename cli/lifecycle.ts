@@ -36,3 +36,38 @@ export function isAddressInUse(error: unknown): boolean {
 export function reportReady(): void {
   process.send?.({ type: "ready" });
 }
+
+/** Codes of a database or network connection lost or refused: what the roles retry. */
+const LOST_CONNECTION = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // terminated by the administrator (a restart)
+  "57P02", // crash shutdown
+  "57P03", // the database is starting up or shutting down
+]);
+
+/**
+ * Keeps a role running through a promise rejected with a lost or refused connection that no code
+ * awaited. During a database restart such a rejection ended an API now and then (`read
+ * ECONNRESET`, thrown from the socket with no caller on its stack, so the owner could not be
+ * found); the work it belonged to had already failed and is retried by its loop. Any other
+ * unhandled rejection still ends the process with exit 1, as Node does. The API and the worker
+ * install it; not the indexer role, whose crash the restart test relies on to get Ponder past an
+ * RPC restart (with it installed, that test's index stood still).
+ */
+export function surviveLostConnections(log: Logger): void {
+  process.on("unhandledRejection", (reason) => {
+    const code = (reason as { code?: unknown } | null)?.code;
+    if (typeof code === "string" && LOST_CONNECTION.has(code)) {
+      log.warn({ err: reason }, "a lost connection no code awaited; carrying on");
+      return;
+    }
+    console.error(reason);
+    process.exit(1);
+  });
+}

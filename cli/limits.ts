@@ -9,7 +9,7 @@ export const SUPERVISOR_LIMITS = {
   /** Time each child gets to exit after SIGTERM before SIGKILL. */
   stopTimeoutMs: 15_000,
   /**
-   * A restartable role is restarted at once this many times within the window. Past that, a
+   * A role is restarted at once this many times within the window. Past that, a
    * start in progress fails, and a running service restarts it after a back-off
    * (cli/restart-policy.ts).
    */
@@ -45,4 +45,21 @@ export const CLI_LIMITS = {
   livePollMs: 2_000,
   /** How often `launchpad reindex` prints its progress. */
   progressEveryMs: 2_000,
+  /**
+   * Ponder gives up (exit 75) on a database that is down for about a minute; the indexer role
+   * starts it again once the database answers, asking first after this long, then after
+   * twice as long each time, up to `ponderRestartMaxMs`.
+   */
+  ponderRestartFirstMs: 1_000,
+  ponderRestartMaxMs: 30_000,
+  /** A Ponder that ran this long before it exited starts the back-off over. */
+  ponderStableMs: 60_000,
+  /**
+   * What a start of Ponder waits for first (the last Ponder's lock cleared, the sync-cache check)
+   * at most: past it Ponder starts anyway (it waits out a stale lock by itself), so no stuck
+   * query or RPC call can keep the index stopped.
+   */
+  ponderPrestartMs: 20_000,
+  /** A block Ponder asks for again this long after it was restarted past it: restart again. */
+  goneAgainMs: 30_000,
 } as const;

@@ -6,16 +6,8 @@ const now = Date.parse("2026-01-01T00:10:00Z");
 const ago = (s: number) => now - s * 1000;
 
 describe("restartDecision", () => {
-  it("ends the service when a role that cannot be restarted exits", () => {
-    expect(restartDecision({ restartable: false, started: true, restarts: [], now })).toEqual({
-      action: "give-up",
-      reason: "the service cannot run without it",
-    });
-  });
-
   it("restarts at once up to the limit within the window, forgetting older restarts", () => {
     const d = restartDecision({
-      restartable: true,
       started: true,
       restarts: [ago(600), ago(30), ago(20)],
       now,
@@ -25,7 +17,6 @@ describe("restartDecision", () => {
 
   it("fails a start whose role keeps dying, so a broken configuration shows at once", () => {
     const d = restartDecision({
-      restartable: true,
       started: false,
       restarts: [ago(3), ago(2), ago(1)],
       now,
@@ -40,7 +31,7 @@ describe("restartDecision", () => {
     const delays: number[] = [];
     let restarts = [ago(3), ago(2), ago(1)];
     for (let i = 0; i < 8; i++) {
-      const d = restartDecision({ restartable: true, started: true, restarts, now });
+      const d = restartDecision({ started: true, restarts, now });
       if (d.action !== "restart") throw new Error("gave up");
       delays.push(d.delayMs);
       restarts = d.recent;

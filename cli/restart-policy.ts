@@ -6,19 +6,17 @@ export type RestartDecision =
   | { action: "give-up"; reason: string };
 
 /**
- * Decides what happens to a role that exited. A role that cannot be restarted ends the service.
- * Up to `maxRestarts` restarts within `restartWindowMs` happen at once. Past that, a role that
+ * Decides what happens to a role that exited. Up to `maxRestarts` restarts within `restartWindowMs` happen at once. Past that, a role that
  * dies while the service is still starting ends the start (a broken configuration shows at
  * once); a role of a running service is restarted after a back-off that doubles up to
  * `backoffMaxMs`, for as long as it takes: a dependency that is down for minutes (Postgres, the
  * RPC) must not end a stack that runs for days.
  *
  * @example
- * restartDecision({ restartable: true, started: true, restarts: [t1, t2, t3], now });
+ * restartDecision({ started: true, restarts: [t1, t2, t3], now });
  * // { action: "restart", delayMs: 2000, recent: [t1, t2, t3, now] }
  */
 export function restartDecision(p: {
-  restartable: boolean;
   /** Every role reported ready once: the service runs. */
   started: boolean;
   /** When this role was restarted before. */
@@ -26,7 +24,6 @@ export function restartDecision(p: {
   now: number;
   maxRestarts?: number;
 }): RestartDecision {
-  if (!p.restartable) return { action: "give-up", reason: "the service cannot run without it" };
   const recent = p.restarts.filter((t) => p.now - t < SUPERVISOR_LIMITS.restartWindowMs);
   const max = p.maxRestarts ?? SUPERVISOR_LIMITS.maxRestarts;
   if (recent.length < max) return { action: "restart", delayMs: 0, recent: [...recent, p.now] };

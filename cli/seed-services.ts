@@ -1,7 +1,7 @@
 import type { SeedServices } from "../devnet/agent-seed/run.ts";
+import { SAMPLE_PATHS } from "../devnet/stand-ins/four-meme/sample-image.ts";
 import type { Config } from "../lib/config.ts";
 import { resolveHyperliquid } from "../services/hyperliquid/config.ts";
-import { SAMPLE_PATHS } from "../services/launchpad-api/stand-in/sample-image.ts";
 import { resolveSafeTxService } from "../services/safe-tx-service/config.ts";
 import { resolveX } from "../services/x/config.ts";
 
@@ -20,7 +20,7 @@ export function seedServices(config: Config): SeedServices {
   return {
     apiUrl: config.apiUrl,
     // The launchpad stand-in hosts an image the launch's check accepts.
-    sampleImageUrl: `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}${SAMPLE_PATHS.image}`,
+    sampleImageUrl: `http://127.0.0.1:${config.FOUR_MEME_API_PORT}${SAMPLE_PATHS.image}`,
     hyperliquidUrl: hl?.local ? hl.apiUrl : undefined,
     safeTxServiceUrl: safe?.local ? safe.apiUrl : undefined,
     xApiUrl: x?.local ? x.apiUrl : undefined,

@@ -7,8 +7,8 @@ import { previewAgentLaunch } from "../jobs/launch/preview.ts";
 import { resolveChain } from "../lib/chain.ts";
 import { type Config, ConfigError } from "../lib/config.ts";
 import type { Sql } from "../lib/db/client.ts";
+import { resolveEndpoints } from "../lib/endpoints.ts";
 import type { Logger } from "../lib/logger.ts";
-import { resolveServices } from "../lib/services.ts";
 import { createXClient } from "../services/x/client.ts";
 import { resolveX } from "../services/x/config.ts";
 
@@ -57,7 +57,7 @@ export function sessionFeaturesFromConfig(
       relayer,
       factory,
       chainId: 56,
-      trustedImageOrigins: resolveServices(config).trustedImageOrigins,
+      trustedImageOrigins: resolveEndpoints(config).trustedImageOrigins,
       killAfterStore: kill ? () => process.kill(process.pid, "SIGKILL") : undefined,
     },
   };

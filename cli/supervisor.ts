@@ -13,31 +13,31 @@ import { rpcErrorInLog, startIndexerWatchdog } from "./watchdog.ts";
 const BIN = join(import.meta.dirname, "..", "bin", "launchpad.js");
 
 /**
- * Roles the supervisor runs as child processes. The indexer and the worker keep all their
- * state in Postgres and resume where they stopped, so they are restarted when they die; the
- * API is not: a crash there is a bug that must be seen, so it fails the whole start.
+ * Roles the supervisor runs as child processes, each restarted when it dies: every one keeps its
+ * state in Postgres (or none) and resumes where it stopped. The API too: one that died of a
+ * database fault must come back as the others do, not end a service that runs for days (a
+ * role that keeps dying while the service starts still ends the start: cli/restart-policy.ts).
  */
 const ROLES = [
   // Local stand-ins of the external services (only when their URL is not configured).
-  { role: "steward", restartable: true },
-  { role: "launchpad-api", restartable: true },
-  { role: "x", restartable: true },
-  { role: "hyperliquid", restartable: true },
-  { role: "safe-tx-service", restartable: true },
-  { role: "indexer", restartable: true },
-  { role: "worker", restartable: true },
-  { role: "api", restartable: false },
-  // The web app keeps no state (a client of the API): restarting it loses nothing.
-  { role: "web", restartable: true },
+  "steward",
+  "four-meme",
+  "x",
+  "hyperliquid",
+  "safe-tx-service",
+  "indexer",
+  "worker",
+  "api",
+  "web",
 ] as const;
 
-type Role = (typeof ROLES)[number]["role"];
+type Role = (typeof ROLES)[number];
 
 /** The roles this configuration runs: a stand-in only where no real service is configured. */
 function activeRoles(config: Config): Role[] {
-  return ROLES.map((r) => r.role).filter((role) => {
+  return ROLES.filter((role) => {
     if (role === "steward") return !config.STEWARD_URL;
-    if (role === "launchpad-api") return !config.LAUNCHPAD_API_URL && config.devnet;
+    if (role === "four-meme") return !config.FOUR_MEME_API_URL && config.devnet;
     if (role === "x") return !config.X_OAUTH_URL && config.LAUNCHPAD_ENV !== "production";
     if (role === "hyperliquid")
       return !config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production";
@@ -80,11 +80,14 @@ export async function runSupervisor(config: Config): Promise<void> {
 
   try {
     await checkPort("PORT", config.HOST, config.PORT);
+    // A Ponder whose supervisor and indexer role were killed hard still holds its port and
+    // its schema: stopped (gracefully, so it unlocks the schema) before the port is checked.
+    await killStale(join(config.dataDir, "run", "ponder.pid"), "ponder");
     await checkPort("PONDER_PORT", "127.0.0.1", config.PONDER_PORT);
     await checkPort("WEB_PORT", config.HOST, config.webPort);
     if (!config.STEWARD_URL) await checkPort("STEWARD_PORT", "127.0.0.1", config.STEWARD_PORT);
-    if (!config.LAUNCHPAD_API_URL && config.devnet)
-      await checkPort("LAUNCHPAD_API_PORT", "127.0.0.1", config.LAUNCHPAD_API_PORT);
+    if (!config.FOUR_MEME_API_URL && config.devnet)
+      await checkPort("FOUR_MEME_API_PORT", "127.0.0.1", config.FOUR_MEME_API_PORT);
     if (!config.HYPERLIQUID_API_URL && config.LAUNCHPAD_ENV !== "production")
       await checkPort("HYPERLIQUID_PORT", "127.0.0.1", config.HYPERLIQUID_PORT);
     if (!config.SAFE_TX_SERVICE_URL && config.LAUNCHPAD_ENV !== "production")
@@ -95,12 +98,15 @@ export async function runSupervisor(config: Config): Promise<void> {
       await checkPort("DEVNET_PORT", config.DEVNET_HOST, config.DEVNET_PORT);
     }
 
-    let databaseUrl = config.DATABASE_URL;
-    if (databaseUrl) {
-      await checkDatabase(databaseUrl).catch((e: unknown) => {
-        throw new ConfigError("DATABASE_URL", `cannot connect: ${errorText(e)}`);
-      });
-    } else {
+    // Postgres and the devnet need nothing of each other: both start at once (a second off
+    // every start). Each one that came up is on the stack, so a failure of the other stops it.
+    const database = async (): Promise<string> => {
+      if (config.DATABASE_URL) {
+        await checkDatabase(config.DATABASE_URL).catch((e: unknown) => {
+          throw new ConfigError("DATABASE_URL", `cannot connect: ${errorText(e)}`);
+        });
+        return config.DATABASE_URL;
+      }
       const pg = await startEmbeddedPostgres({
         dataDir: config.dataDir,
         port: config.LAUNCHPAD_PG_PORT,
@@ -111,17 +117,20 @@ export async function runSupervisor(config: Config): Promise<void> {
         throw e;
       });
       stack.push({ name: "postgres", stop: pg.stop });
-      databaseUrl = pg.url;
-    }
-    if (stopping) return;
-
-    if (config.devnet) {
+      return pg.url;
+    };
+    const chain = async (): Promise<void> => {
+      if (!config.devnet) return;
       // Loaded only in devnet mode: it pulls in the Solidity compiler.
       const { runDevnet } = await import("../devnet/run.ts");
       const devnet = await runDevnet({ config, log: (l) => say("devnet", l) });
       stack.push({ name: "devnet", stop: devnet.stop });
       say("devnet", `${devnet.fresh ? "new chain" : "chain restored"} at ${devnet.rpcUrl}`);
-    }
+    };
+    const [db, devnet] = await Promise.allSettled([database(), chain()]);
+    if (db.status === "rejected") throw db.reason;
+    if (devnet.status === "rejected") throw devnet.reason;
+    const databaseUrl = db.value;
     if (stopping) return;
 
     const env = { ...process.env, DATABASE_URL: databaseUrl, LAUNCHPAD_DATA_DIR: config.dataDir };
@@ -156,7 +165,6 @@ export async function runSupervisor(config: Config): Promise<void> {
         killGroup(child.pid);
         if (stopping) return;
         const decision = restartDecision({
-          restartable: ROLES.find((r) => r.role === role)?.restartable ?? false,
           started,
           restarts: m.restarts,
           now: Date.now(),
@@ -300,8 +308,8 @@ function banner(config: Config, databaseUrl: string): string {
     ["Steward", config.STEWARD_URL ?? `http://127.0.0.1:${config.STEWARD_PORT} (local stand-in)`],
     [
       "Launchpad",
-      config.LAUNCHPAD_API_URL ??
-        `http://127.0.0.1:${config.LAUNCHPAD_API_PORT} (local four.meme-compatible stand-in)`,
+      config.FOUR_MEME_API_URL ??
+        `http://127.0.0.1:${config.FOUR_MEME_API_PORT} (local four.meme-compatible stand-in)`,
     ],
     [
       "Perps",

@@ -1,6 +1,7 @@
 import { createSql } from "../lib/db/client.ts";
 import { readHeartbeat } from "../lib/heartbeat/index.ts";
 import type { IndexerProgress } from "../lib/indexer/lag.ts";
+import { startTicker } from "../lib/ticker.ts";
 import { WATCHDOG_LIMITS } from "./limits.ts";
 
 /** What the watchdog read: the indexer role's last report and when it was written. */
@@ -64,16 +65,20 @@ export function startIndexerWatchdog(p: {
 }) {
   const sql = createSql(p.databaseUrl, { max: 1, appName: "launchpad-watchdog" });
   let startedAt = Date.now();
-  let running = false;
   // The block the index was stuck at when the watchdog last restarted the role, and whether it
   // has given up on it.
   let stuckAt: number | null = null;
   let gaveUp = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      const hb = await readHeartbeat(sql, "indexer").catch(() => undefined);
+  const ticker = startTicker({
+    everyMs: p.checkEveryMs ?? WATCHDOG_LIMITS.checkEveryMs,
+    tick: async () => {
+      const hb = await readHeartbeat(sql, "indexer").catch(() => null);
+      if (hb === null) {
+        // The database is away: the indexer cannot report, and a restart would not bring it
+        // back. Judge it again, with a boot's grace, once the database answers.
+        startedAt = Date.now();
+        return;
+      }
       const report = hb
         ? { at: hb.beatAt.getTime(), progress: hb.detail as IndexerProgress }
         : undefined;
@@ -94,18 +99,15 @@ export function startIndexerWatchdog(p: {
       stuckAt = fresh ? block : null;
       startedAt = Date.now();
       p.restart(reason);
-    } finally {
-      running = false;
-    }
-  }, p.checkEveryMs ?? WATCHDOG_LIMITS.checkEveryMs);
-  timer.unref();
+    },
+  });
   return {
     /** Call when the indexer role (re)starts: its judgement starts over. */
     reset: () => {
       startedAt = Date.now();
     },
     stop: async () => {
-      clearInterval(timer);
+      await ticker.stop();
       await sql.end({ timeout: 1 });
     },
   };

@@ -24,6 +24,12 @@ const CHILD = join(here, "compile-child.ts");
 export const SOURCES_DIR = join(here, "src");
 /** Cache directory (gitignored). */
 export const OUT_DIR = join(here, "out");
+/**
+ * The build shipped in the repository (`npm run contracts:build` writes it): a fresh clone starts
+ * without running solc (about 10 s of CPU). Used only while its key matches the sources, the
+ * compiler and the settings; `contracts/compile.test.ts` proves it equals a fresh compile.
+ */
+export const SHIPPED_BUILD = join(here, "build.json");
 
 /** Compiler settings; part of the cache key. `evmVersion` is explicit: solc 0.8.37 defaults to osaka. */
 export const SOLC_SETTINGS = {
@@ -47,10 +53,18 @@ export type Artifacts = Record<string, Artifact>;
 export type LoadArtifactsParameters = {
   /** Recompile even when the cache matches. */
   force?: boolean;
+  /** Tests: other sources than `contracts/src`, another shipped build and cache directory. */
+  sources?: Record<string, string>;
+  shippedPath?: string;
+  outDir?: string;
   log?: (msg: string) => void;
 };
 
-type CacheFile = { key: string; solc: string; contracts: Artifacts };
+/** `solcLongVersion`: what a block explorer's verification asks for (`0.8.37+commit.…`). */
+type CacheFile = { key: string; solc: string; solcLongVersion: string; contracts: Artifacts };
+
+/** What one run of solc gives: the artifacts and the compiler's full version. */
+export type Build = { solcLongVersion: string; contracts: Artifacts };
 
 /**
  * Compiles `contracts/src/**\/*.sol` (or reads the cache in `contracts/out/`) and returns abi and
@@ -61,27 +75,77 @@ type CacheFile = { key: string; solc: string; contracts: Artifacts };
  * await wallet.deployContract({ abi: TokenManager2.abi, bytecode: TokenManager2.bytecode, args });
  */
 export async function loadArtifacts(p: LoadArtifactsParameters = {}): Promise<Artifacts> {
-  const sources = readSources();
+  return (await loadBuild(p)).contracts;
+}
+
+/**
+ * `loadArtifacts` with the compiler's full version, for verification inputs
+ * (contracts/deploy/verify-input.ts).
+ */
+export async function loadBuild(p: LoadArtifactsParameters = {}): Promise<Build> {
+  const sources = p.sources ?? readSources();
   const solcVersion = readPackageVersion("solc");
   const key = cacheKey(sources, solcVersion);
-  const cachePath = join(OUT_DIR, "artifacts.json");
-  if (!p.force && existsSync(cachePath)) {
-    try {
-      const cached = JSON.parse(readFileSync(cachePath, "utf8")) as CacheFile;
-      if (cached.key === key) return cached.contracts;
-    } catch {
-      // A torn or stale cache file is simply rebuilt.
+  const cachePath = join(p.outDir ?? OUT_DIR, "artifacts.json");
+  if (!p.force) {
+    for (const path of [p.shippedPath ?? SHIPPED_BUILD, cachePath]) {
+      const cached = readCacheFile(path);
+      if (cached?.key === key) return cached;
     }
   }
+  // Two loads at once in one process (the devnet's two chains) share one compile.
+  let build = compiling.get(key);
+  if (!build || p.force) {
+    build = compileAndCache(sources, key, solcVersion, cachePath, p.log);
+    compiling.set(key, build);
+    build.finally(() => compiling.delete(key)).catch(() => undefined);
+  }
+  return build;
+}
+
+const compiling = new Map<string, Promise<Build>>();
+
+async function compileAndCache(
+  sources: Record<string, string>,
+  key: string,
+  solcVersion: string,
+  cachePath: string,
+  log?: (msg: string) => void,
+): Promise<Build> {
   const started = Date.now();
-  const contracts = await compile(sources);
-  p.log?.(`compiled ${Object.keys(sources).length} sources in ${Date.now() - started} ms`);
-  mkdirSync(OUT_DIR, { recursive: true });
+  const build = await compile(sources);
+  log?.(`compiled ${Object.keys(sources).length} sources in ${Date.now() - started} ms`);
+  writeCacheFile(cachePath, { key, solc: solcVersion, ...build });
+  return build;
+}
+
+/**
+ * Compiles the sources afresh and writes the shipped build (`npm run contracts:build`): run it
+ * after changing a contract, with `contracts/gen-abis.ts`.
+ */
+export async function writeShippedBuild(path: string = SHIPPED_BUILD): Promise<void> {
+  const sources = readSources();
+  const solcVersion = readPackageVersion("solc");
+  const build = await compile(sources);
+  writeCacheFile(path, { key: cacheKey(sources, solcVersion), solc: solcVersion, ...build });
+}
+
+function readCacheFile(path: string): CacheFile | undefined {
+  if (!existsSync(path)) return;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as CacheFile;
+  } catch {
+    // A torn or stale cache file is simply rebuilt.
+    return;
+  }
+}
+
+function writeCacheFile(path: string, file: CacheFile): void {
+  mkdirSync(dirname(path), { recursive: true });
   // Write then rename so a parallel reader never sees half a file.
-  const tmp = `${cachePath}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ key, solc: solcVersion, contracts } satisfies CacheFile));
-  renameSync(tmp, cachePath);
-  return contracts;
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(file));
+  renameSync(tmp, path);
 }
 
 /** Loads one artifact by contract name; throws when it does not exist. */
@@ -92,7 +156,8 @@ export async function loadArtifact(name: string): Promise<Artifact> {
   return artifact;
 }
 
-function readSources(): Record<string, string> {
+/** Our Solidity sources, keyed by their path under `contracts/src/` (solc's source unit names). */
+export function readSources(): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -108,6 +173,8 @@ function readSources(): Record<string, string> {
 
 function cacheKey(sources: Record<string, string>, solcVersion: string): string {
   const hash = createHash("sha256");
+  // The cache file's shape: a file of an older shape is rebuilt, not read.
+  hash.update("cache v2: solcLongVersion");
   hash.update(JSON.stringify(SOLC_SETTINGS));
   hash.update(`solc@${solcVersion} oz@${readPackageVersion("@openzeppelin/contracts")}`);
   for (const name of Object.keys(sources).sort()) hash.update(`\0${name}\0${sources[name]}`);
@@ -135,7 +202,7 @@ type SolcOutput = {
  * (~350 MB) a process keeps once it ran: in the supervisor of a fresh clone's `npm start`, which
  * compiles before it deploys, it stayed at 260 MB for the life of the stack instead of 100.
  */
-async function compile(sources: Record<string, string>): Promise<Artifacts> {
+async function compile(sources: Record<string, string>): Promise<Build> {
   mkdirSync(OUT_DIR, { recursive: true });
   const input = join(OUT_DIR, `sources.${process.pid}.json`);
   const out = join(OUT_DIR, `compiled.${process.pid}.json`);
@@ -150,7 +217,7 @@ async function compile(sources: Record<string, string>): Promise<Artifacts> {
         cause: new Error(error.stderr?.trim() || String(error)),
       });
     });
-    return JSON.parse(readFileSync(out, "utf8")) as Artifacts;
+    return JSON.parse(readFileSync(out, "utf8")) as Build;
   } finally {
     rmSync(input, { force: true });
     rmSync(out, { force: true });
@@ -158,13 +225,22 @@ async function compile(sources: Record<string, string>): Promise<Artifacts> {
 }
 
 /** Runs solc-js on `sources` in this process (the child's half of `compile`). */
-export async function compileSources(sources: Record<string, string>): Promise<Artifacts> {
+export async function compileSources(sources: Record<string, string>): Promise<Build> {
   const solc = (await import("solc")).default;
   const input = {
     language: "Solidity",
     sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, { content: v }])),
     settings: SOLC_SETTINGS,
   };
+  return { solcLongVersion: solc.version(), contracts: compileStandardJson(solc, input, sources) };
+}
+
+/** Compiles a standard JSON input with a loaded solc-js; artifacts of `own` sources only. */
+export function compileStandardJson(
+  solc: { compile(input: string, callbacks: object): string },
+  input: object,
+  own: Record<string, unknown>,
+): Artifacts {
   const findImports = (path: string) => {
     try {
       return { contents: readFileSync(require.resolve(path), "utf8") };
@@ -184,7 +260,7 @@ export async function compileSources(sources: Record<string, string>): Promise<A
   const artifacts: Artifacts = {};
   for (const [file, byName] of Object.entries(output.contracts ?? {})) {
     // Only contracts defined in our own sources, not OpenZeppelin's.
-    if (!(file in sources)) continue;
+    if (!(file in own)) continue;
     for (const [name, c] of Object.entries(byName)) {
       if (c.evm.bytecode.object.length === 0) continue; // interfaces and abstract contracts
       artifacts[name] = {

@@ -4,13 +4,16 @@ import { DEVNET_MNEMONIC } from "./anvil.ts";
 
 /** Address indexes of the service's roles on the devnet mnemonic. */
 export const DEVNET_ROLE_INDEX = {
-  /** Deploys every contract and owns the admin functions. */
+  /** Deploys every contract; owns the devnet's stand-ins of outside contracts. */
   deployer: 0,
   /** Funds agent wallets. */
   relayer: 1,
-  /** The launchpad API's key: signs createToken args. */
+  /** four.meme's key (the stand-in's): signs createToken args. */
   launchpadSigner: 2,
-  /** Receives the protocol's trading and launch fees and the platform share of token taxes. */
+  /**
+   * Receives the protocol's trading and launch fees and the platform share of token taxes, and
+   * owns the service's contracts after their deployment hands them over (a Safe on BSC).
+   */
   platform: 3,
   /** Pushes BNB/USD answers to the feed. */
   feedUpdater: 4,

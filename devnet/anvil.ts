@@ -6,6 +6,7 @@ import { createPublicClient, type Hex, http } from "viem";
 import type { Config } from "../lib/config.ts";
 import { pipeLines } from "../lib/lines.ts";
 import { residentBytes } from "../lib/process-memory.ts";
+import { startTicker } from "../lib/ticker.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
 import {
   adoptExitDumpInChild,
@@ -56,6 +57,16 @@ export type StartAnvilReturnType = {
  */
 export function testAnvilShedBytes(config: Pick<Config, "LAUNCHPAD_ENV">): number | undefined {
   const v = process.env.LAUNCHPAD_TEST_ANVIL_SHED_BYTES;
+  return config.LAUNCHPAD_ENV === "test" && v ? Number(v) : undefined;
+}
+
+/**
+ * Test mode only: past states kept for reads at old blocks (LAUNCHPAD_TEST_ANVIL_HISTORY). A test
+ * that recomputes a figure at the block it was taken at needs that block's state after a wait
+ * that, on a loaded machine, outlasted the default 64 blocks of a 1 s chain.
+ */
+export function testAnvilHistory(config: Pick<Config, "LAUNCHPAD_ENV">): number | undefined {
+  const v = process.env.LAUNCHPAD_TEST_ANVIL_HISTORY;
   return config.LAUNCHPAD_ENV === "test" && v ? Number(v) : undefined;
 }
 
@@ -250,25 +261,14 @@ function startStateDumps(p: {
   paused: () => boolean;
   dumped: (sizes: DumpSizes) => void;
 }) {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running || p.paused()) return;
-    running = dumpStateInChild(p.rpcUrl, p.path)
-      .then(p.dumped)
-      .catch((error: unknown) =>
-        p.log?.(`state dump failed (the next one retries): ${String(error)}`),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, p.intervalMs ?? DEVNET_LIMITS.stateDumpIntervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  return startTicker({
+    everyMs: p.intervalMs ?? DEVNET_LIMITS.stateDumpIntervalMs,
+    tick: async () => {
+      if (p.paused()) return;
+      p.dumped(await dumpStateInChild(p.rpcUrl, p.path));
     },
-  };
+    onError: (error) => p.log?.(`state dump failed (the next one retries): ${String(error)}`),
+  });
 }
 
 /**
@@ -276,30 +276,19 @@ function startStateDumps(p: {
  * paused is skipped, as anvil's own interval mining would be late).
  */
 function startMiner(rpcUrl: string, intervalMs: number, log?: (line: string) => void) {
-  let running: Promise<unknown> | undefined;
   let failing = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = rpcCall(rpcUrl, "evm_mine", intervalMs * DEVNET_LIMITS.mineTimeoutIntervals)
-      .then(() => {
-        failing = false;
-      })
-      .catch((error: unknown) => {
-        // Once per outage, not once a second.
-        if (!failing) log?.(`mining a block failed (the next tick retries): ${String(error)}`);
-        failing = true;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+  return startTicker({
+    everyMs: intervalMs,
+    tick: async () => {
+      await rpcCall(rpcUrl, "evm_mine", intervalMs * DEVNET_LIMITS.mineTimeoutIntervals);
+      failing = false;
     },
-  };
+    onError: (error) => {
+      // Once per outage, not once a second.
+      if (!failing) log?.(`mining a block failed (the next tick retries): ${String(error)}`);
+      failing = true;
+    },
+  });
 }
 
 async function rpcCall(

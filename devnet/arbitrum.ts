@@ -1,15 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
 import { loadArtifacts } from "../contracts/compile.ts";
 import { ARBITRUM_CHAIN_ID, HYPERLIQUID_BRIDGE2 } from "../lib/arbitrum.ts";
 import { readChainIdentity, viemChain } from "../lib/chain.ts";
-import { type Config, ConfigError } from "../lib/config.ts";
-import { isPortFree } from "../lib/net.ts";
-import { killStale } from "../lib/pidfile.ts";
+import type { Config } from "../lib/config.ts";
 import { devnetAccounts } from "./accounts.ts";
-import { startAnvil, testAnvilShedBytes } from "./anvil.ts";
+import { startLocalChain } from "./local-chain.ts";
 import { dumpState } from "./state-file.ts";
 
 type Address = `0x${string}`;
@@ -75,27 +72,13 @@ export async function runArbitrumDevnet(p: {
   log: (line: string) => void;
 }): Promise<RunArbitrumDevnetReturnType> {
   const { config } = p;
-  const dir = join(config.dataDir, "devnet", "arbitrum");
-  const pidPath = join(config.dataDir, "run", "anvil-arbitrum.pid");
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(join(config.dataDir, "run"), { recursive: true });
-  await killStale(pidPath, "anvil");
-  if (!(await isPortFree(config.ARBITRUM_DEVNET_PORT, config.DEVNET_HOST))) {
-    throw new ConfigError(
-      "ARBITRUM_DEVNET_PORT",
-      `${config.DEVNET_HOST}:${config.ARBITRUM_DEVNET_PORT} is already in use`,
-    );
-  }
-  const statePath = join(dir, "state.json");
-  const anvil = await startAnvil({
-    host: config.DEVNET_HOST,
-    port: config.ARBITRUM_DEVNET_PORT,
+  const anvil = await startLocalChain({
+    config,
+    dir: join(config.dataDir, "devnet", "arbitrum"),
+    pidFile: "anvil-arbitrum.pid",
+    portVariable: "ARBITRUM_DEVNET_PORT",
     chainId: ARBITRUM_CHAIN_ID,
-    blockTime: config.DEVNET_BLOCK_TIME,
-    statePath,
-    onLine: p.log,
-    restartAboveShedBytes: testAnvilShedBytes(config),
-    onSpawn: (pid) => writeFileSync(pidPath, String(pid)),
+    log: p.log,
   });
   try {
     const client = createPublicClient({ transport: http(anvil.rpcUrl) });
@@ -108,15 +91,12 @@ export async function runArbitrumDevnet(p: {
       p.log(`arbitrum: USDC stand-in deployed at ${record.usdc}`);
     }
     writeArbitrumRecord(config.dataDir, record);
-    await dumpState(anvil.rpcUrl, statePath);
+    await dumpState(anvil.rpcUrl, anvil.statePath);
     return {
       rpcUrl: anvil.rpcUrl,
       fresh: anvil.fresh,
       record,
-      stop: async () => {
-        await anvil.stop();
-        await rm(pidPath, { force: true });
-      },
+      stop: anvil.stop,
     };
   } catch (error) {
     await anvil.stop();

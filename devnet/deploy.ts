@@ -6,16 +6,23 @@ import {
   createTestClient,
   createWalletClient,
   encodeDeployData,
-  encodeFunctionData,
   getContractAddress,
   type Hex,
   http,
   type PublicClient,
   parseEther,
   type TransactionReceipt,
+  zeroAddress,
 } from "viem";
-import { launchFactoryAbi } from "../abis/LaunchFactory.ts";
 import { loadArtifacts } from "../contracts/compile.ts";
+import { deployServiceContracts } from "../contracts/deploy/deploy.ts";
+import {
+  DEFAULT_SALT,
+  DEFAULT_TIERS,
+  DEFAULT_TREASURY_SHARE_BPS,
+  serviceSet,
+  tierJson,
+} from "../contracts/deploy/service-set.ts";
 import {
   type ExternalContractName,
   loadExternalArtifact,
@@ -37,40 +44,12 @@ export const DEVNET_DEFAULTS = {
   maxRaising: parseEther("18"),
   launchFee: parseEther("0.005"),
   tradingFeeRate: 100,
-  treasuryShareBps: 5000,
+  treasuryShareBps: DEFAULT_TREASURY_SHARE_BPS,
   defaultBuyTaxBps: 200,
   defaultSellTaxBps: 200,
   /** 600 USD with the feed's 8 decimals. */
   initialBnbUsd: 600_00000000n,
-  tiers: [
-    {
-      id: 0,
-      name: "small",
-      minRaise: parseEther("1"),
-      maxRaise: parseEther("20"),
-      minDeposit: parseEther("0.01"),
-      maxPerWallet: parseEther("5"),
-      liquidityBps: 5000,
-    },
-    {
-      id: 1,
-      name: "medium",
-      minRaise: parseEther("10"),
-      maxRaise: parseEther("100"),
-      minDeposit: parseEther("0.1"),
-      maxPerWallet: parseEther("20"),
-      liquidityBps: 5000,
-    },
-    {
-      id: 2,
-      name: "large",
-      minRaise: parseEther("50"),
-      maxRaise: parseEther("500"),
-      minDeposit: parseEther("0.5"),
-      maxPerWallet: parseEther("50"),
-      liquidityBps: 5000,
-    },
-  ],
+  tiers: DEFAULT_TIERS,
 } as const;
 
 export type DeployDevnetParameters = {
@@ -120,12 +99,36 @@ export async function isLive(client: PublicClient, record: DeploymentRecord): Pr
   return codes.every((code) => code !== undefined && code !== "0x");
 }
 
+/** The contracts a chain must already hold for the service to deploy its own on it (BSC's). */
+export type OutsideContracts = Omit<
+  DeploymentRecord["contracts"],
+  "launchFactory" | "serviceRegistry"
+>;
+
+/**
+ * Deploys only the devnet's stand-ins of the contracts BSC already has (four.meme with its own
+ * TokenDeployer, PancakeSwap, Safe, ERC-8004, the feed, Multicall3), not the service's: what
+ * `launchpad deploy` finds on BSC. The rehearsal of a deployment starts from these.
+ */
+export async function deployOutsideContracts(
+  p: Omit<DeployDevnetParameters, "dataDir">,
+): Promise<OutsideContracts> {
+  const publicClient = createPublicClient({ transport: http(p.rpcUrl) });
+  const {
+    launchFactory: _f,
+    serviceRegistry: _r,
+    ...outside
+  } = (await deployAll({ ...p, dataDir: "" }, publicClient, p.log ?? (() => {}), false)).contracts;
+  return outside;
+}
+
 type PlannedTx = { label: string; data: Hex; to?: Address; gas: bigint; creates?: Address };
 
 async function deployAll(
   p: DeployDevnetParameters,
   publicClient: PublicClient,
   log: (msg: string) => void,
+  withService = true,
 ): Promise<DeploymentRecord> {
   const chainId = await publicClient.getChainId();
   const chain: Chain = viemChain({ id: chainId, name: "devnet", rpcUrls: [p.rpcUrl] });
@@ -153,9 +156,6 @@ async function deployAll(
     plan.push({ label, data, gas: 600_000n + BigInt((data.length - 2) / 2) * 320n, creates });
     return creates;
   };
-  const call = (label: string, to: Address, data: Hex, gas = 200_000n) => {
-    plan.push({ label, to, data, gas });
-  };
   const ext = (name: ExternalContractName, args: unknown[] = []) => {
     const a = loadExternalArtifact(name);
     return deploy(name, a.abi, a.bytecode, args);
@@ -173,7 +173,19 @@ async function deployAll(
   const safeProxyFactory = ext("SafeProxyFactory");
   const safeFallbackHandler = ext("CompatibilityFallbackHandler");
   const multiSendCallOnly = ext("MultiSendCallOnly");
-  const tokenDeployer = ours("TokenDeployer");
+  // The service's own contracts go through the same deployment as on BSC (contracts/deploy/),
+  // once the outside contracts they name exist; their CREATE2 addresses are known now, so the
+  // devnet's four.meme shares the service's TokenDeployer.
+  const serviceInputs = {
+    salt: DEFAULT_SALT,
+    router: uniswapV2Router,
+    pairInitCodeHash: initCodeHash,
+    safeProxyFactory,
+    safeSingleton: safeL2Singleton,
+    safeFallbackHandler,
+  };
+  const service = serviceSet(own, { ...serviceInputs, deployer: deployer.address });
+  const tokenDeployer = withService ? service.tokenDeployer.address : ours("TokenDeployer");
   const identityRegistry = ours("IdentityRegistry");
   const bnbUsdFeed = ours("BnbUsdFeed", [
     "BNB / USD",
@@ -192,38 +204,6 @@ async function deployAll(
       tradingFeeRate: BigInt(DEVNET_DEFAULTS.tradingFeeRate),
     },
   ]);
-  const launchFactory = ours("LaunchFactory", [
-    {
-      router: uniswapV2Router,
-      pairInitCodeHash: initCodeHash,
-      tokenDeployer,
-      safeProxyFactory,
-      safeSingleton: safeL2Singleton,
-      safeFallbackHandler,
-      platform: accounts.platform.address,
-      treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
-    },
-  ]);
-  // The launch saga (relayer account) registers each service token once it is created.
-  const serviceRegistry = ours("ServiceRegistry", [accounts.relayer.address]);
-  for (const t of DEVNET_DEFAULTS.tiers) {
-    const data = encodeFunctionData({
-      abi: launchFactoryAbi,
-      functionName: "setTier",
-      args: [
-        t.id,
-        {
-          minRaise: t.minRaise,
-          maxRaise: t.maxRaise,
-          minDeposit: t.minDeposit,
-          maxPerWallet: t.maxPerWallet,
-          liquidityBps: t.liquidityBps,
-          enabled: true,
-        },
-      ],
-    });
-    call(`setTier(${t.name})`, launchFactory, data);
-  }
 
   // Multicall3 has no constructor and no immutables: its runtime code works at any address.
   const multicall = own.Multicall3;
@@ -280,6 +260,28 @@ async function deployAll(
     }
   });
 
+  // The platform account stands in for the operator's Safe: the hand-over runs here as on BSC.
+  const deployed = withService
+    ? await deployServiceContracts({
+        client: publicClient,
+        wallet,
+        inputs: serviceInputs,
+        settings: {
+          owner: accounts.platform.address,
+          relayer: accounts.relayer.address,
+          platform: accounts.platform.address,
+          treasuryShareBps: DEVNET_DEFAULTS.treasuryShareBps,
+          tiers: DEFAULT_TIERS,
+        },
+        expectedChainId: chainId,
+        pendingTimeoutMs: 60_000,
+      })
+    : undefined;
+  if (deployed)
+    log(`sent ${deployed.sent.length} service contract transactions (contracts/deploy)`);
+  const launchFactory = withService ? service.launchFactory.address : zeroAddress;
+  const serviceRegistry = withService ? service.serviceRegistry.address : zeroAddress;
+
   // Every deployment transaction has a receipt, so block 1 exists.
   const identity = await readChainIdentity(publicClient);
   if (!identity) throw new Error("the devnet has no block 1 after its deployment");
@@ -300,15 +302,7 @@ async function deployAll(
     multicall3: MULTICALL3_ADDRESS,
     serviceRegistry: lower(serviceRegistry),
   };
-  const tiers: DeploymentTier[] = DEVNET_DEFAULTS.tiers.map((t) => ({
-    id: t.id,
-    name: t.name,
-    minRaise: t.minRaise.toString(),
-    maxRaise: t.maxRaise.toString(),
-    minDeposit: t.minDeposit.toString(),
-    maxPerWallet: t.maxPerWallet.toString(),
-    liquidityBps: t.liquidityBps,
-  }));
+  const tiers: DeploymentTier[] = DEVNET_DEFAULTS.tiers.map(tierJson);
   return {
     chainId,
     rpcUrl: p.rpcUrl,

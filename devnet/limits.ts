@@ -1,4 +1,4 @@
-/** Every limit and interval of the local devnet (anvil and its state file), in one place. */
+/** Every limit and interval of the local devnet (anvil, its state file, the stand-ins), in one place. */
 export const DEVNET_LIMITS = {
   /** `devnet seed` trades the tokens of at most this many API-launched agents (the newest). */
   seedLaunchedTokens: 5,
@@ -51,4 +51,25 @@ export const DEVNET_LIMITS = {
    * without re-syncing the chain (~1 KB per block).
    */
   recentBlocks: 512,
+} as const;
+
+/** Limits of the local stand-ins (they mirror the real services'). */
+export const STAND_IN_LIMITS = {
+  /** Largest image the four.meme stand-in accepts (four.meme: 5 MB). */
+  fourMemeMaxImageBytes: 5 * 1024 * 1024,
+  /** The perps venue stand-in's marks take a random-walk step this often, of up to ±stepBps. */
+  hyperliquidWalkEveryMs: 1_000,
+  hyperliquidWalkStepBps: 10,
+  /** `/info` weight a client may spend per minute (the venue's 1200, PROTOCOLS.md 1.2). */
+  hyperliquidWeightPerMinute: 1_200,
+  /** `/info` requests the stand-in remembers (time, type, weight, status) for tests. */
+  hyperliquidRequestLog: 50_000,
+  /** The venue stand-in scans the local Arbitrum chain for deposits to its bridge this often. */
+  hyperliquidBridgeEveryMs: 1_000,
+  /** Blocks per `eth_getLogs` of that scan. */
+  hyperliquidBridgeMaxBlocks: 2_000,
+  /** A reorg under the scan's cursor rescans this many blocks (credits are deduplicated). */
+  hyperliquidBridgeRescanBlocks: 64,
+  /** Bridge2's minimum deposit: less is not credited, and lost (PROTOCOLS.md 1.5). */
+  hyperliquidMinDepositUsdc: 5,
 } as const;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Address, Hex } from "viem";
+import type { TierJson } from "../contracts/deploy/service-set.ts";
 
 /** Stable names of the devnet contracts (documented in contracts/README.md). */
 export const DEVNET_CONTRACT_NAMES = [
@@ -60,15 +61,8 @@ export type DeploymentRecord = {
   };
 };
 
-export type DeploymentTier = {
-  id: number;
-  name: string;
-  minRaise: string;
-  maxRaise: string;
-  minDeposit: string;
-  maxPerWallet: string;
-  liquidityBps: number;
-};
+/** A deposit-launch tier as the record keeps it (the deploy command's own record does the same). */
+export type DeploymentTier = TierJson;
 
 /** Path of the deployment record inside a data directory. */
 export function deploymentRecordPath(dataDir: string): string {

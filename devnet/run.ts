@@ -1,13 +1,9 @@
-import { writeFileSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseEther } from "viem";
-import { type Config, ConfigError } from "../lib/config.ts";
-import { isPortFree } from "../lib/net.ts";
-import { killStale } from "../lib/pidfile.ts";
-import { startAnvil, testAnvilShedBytes } from "./anvil.ts";
+import type { Config } from "../lib/config.ts";
 import { type RunArbitrumDevnetReturnType, runArbitrumDevnet } from "./arbitrum.ts";
 import { deployDevnet } from "./deploy.ts";
+import { startLocalChain } from "./local-chain.ts";
 import type { DeploymentRecord } from "./record.ts";
 import { dumpState } from "./state-file.ts";
 
@@ -27,55 +23,49 @@ export type RunDevnetReturnType = {
  */
 export async function runDevnet(p: RunDevnetParameters): Promise<RunDevnetReturnType> {
   const { config } = p;
-  const dir = join(config.dataDir, "devnet");
-  const pidPath = join(config.dataDir, "run", "anvil.pid");
-  await mkdir(dir, { recursive: true });
-  await mkdir(join(config.dataDir, "run"), { recursive: true });
-  // An anvil left behind by a supervisor killed with SIGKILL holds the port and the state.
-  await killStale(pidPath, "anvil");
-  if (!(await isPortFree(config.DEVNET_PORT, config.DEVNET_HOST))) {
-    throw new ConfigError(
-      "DEVNET_PORT",
-      `${config.DEVNET_HOST}:${config.DEVNET_PORT} is already in use`,
-    );
-  }
-  const statePath = join(dir, "state.json");
-  const anvil = await startAnvil({
-    host: config.DEVNET_HOST,
-    port: config.DEVNET_PORT,
-    blockTime: config.DEVNET_BLOCK_TIME,
-    statePath,
-    onLine: p.log,
-    restartAboveShedBytes: testAnvilShedBytes(config),
-    // Anvil restarts now and then (DEVNET_LIMITS.restartAboveShedBytes): the file names the
-    // current one, for the next start to stop if this supervisor dies.
-    onSpawn: (pid) => writeFileSync(pidPath, String(pid)),
-  });
-  let arbitrum: RunArbitrumDevnetReturnType | undefined;
-  try {
-    const record = await deployDevnet({
-      rpcUrl: anvil.rpcUrl,
-      dataDir: config.dataDir,
-      maxRaisingWei: parseEther(String(config.DEVNET_MAX_RAISING_BNB)),
+  // The two chains share nothing: BSC's and Arbitrum's start (and deployments) run at once.
+  const bsc = async () => {
+    const anvil = await startLocalChain({
+      config,
+      dir: join(config.dataDir, "devnet"),
+      pidFile: "anvil.pid",
+      portVariable: "DEVNET_PORT",
       log: p.log,
     });
-    // The deployment is on disk before anyone uses it, not only at the first periodic dump.
-    await dumpState(anvil.rpcUrl, statePath);
-    arbitrum = await runArbitrumDevnet({ config, log: p.log });
-    const second = arbitrum;
-    return {
-      rpcUrl: anvil.rpcUrl,
-      fresh: anvil.fresh,
-      record,
-      arbitrum: second,
-      stop: async () => {
-        await Promise.all([anvil.stop(), second.stop()]);
-        await rm(pidPath, { force: true });
-      },
-    };
-  } catch (error) {
-    await arbitrum?.stop();
-    await anvil.stop();
-    throw error;
+    try {
+      const record = await deployDevnet({
+        rpcUrl: anvil.rpcUrl,
+        dataDir: config.dataDir,
+        maxRaisingWei: parseEther(String(config.DEVNET_MAX_RAISING_BNB)),
+        log: p.log,
+      });
+      // The deployment is on disk before anyone uses it, not only at the first periodic dump.
+      await dumpState(anvil.rpcUrl, anvil.statePath);
+      return { anvil, record };
+    } catch (error) {
+      await anvil.stop();
+      throw error;
+    }
+  };
+  const [main, second] = await Promise.allSettled([
+    bsc(),
+    runArbitrumDevnet({ config, log: p.log }),
+  ]);
+  if (main.status === "rejected" || second.status === "rejected") {
+    // The one that came up is stopped; the first failure is the one reported.
+    if (main.status === "fulfilled") await main.value.anvil.stop();
+    if (second.status === "fulfilled") await second.value.stop();
+    throw main.status === "rejected" ? main.reason : (second as PromiseRejectedResult).reason;
   }
+  const { anvil, record } = main.value;
+  const arbitrum = second.value;
+  return {
+    rpcUrl: anvil.rpcUrl,
+    fresh: anvil.fresh,
+    record,
+    arbitrum,
+    stop: async () => {
+      await Promise.all([anvil.stop(), arbitrum.stop()]);
+    },
+  };
 }

@@ -16,10 +16,12 @@ export const JOB_LIMITS = {
   maxConnections: 5,
   /**
    * The worker's own pool (its jobs' queries; pg-boss has its own). A launch saga runs two lanes
-   * at once, each a query at a time, and a relayer nonce hold takes two (its lock's transaction
-   * and the save); at 6, five concurrent sagas queued for a connection before their first
-   * transactions went out (a single UPDATE waited up to 130 ms) and a quarter to a half of them
-   * missed the launch's first block (`bench:launch` at concurrency 5).
+   * at once (three in its second stage), each a query at a time, and a relayer nonce hold takes
+   * two (its lock's transaction and the save); at 6, five concurrent sagas queued for a
+   * connection before their first transactions went out (a single UPDATE waited up to 130 ms)
+   * and a quarter to a half of them missed the launch's first block (`bench:launch` at
+   * concurrency 5). Not re-measured for the third lane: 28 against 20 at concurrency 5 told
+   * nothing apart from the loaded machine's noise.
    */
   workerConnections: 2 * SAGA_CONCURRENCY + 4,
   /** Connections the API's producer may hold (it only sends). */
@@ -55,22 +57,35 @@ export const LAUNCH_LIMITS = {
   relayerResends: 2,
   /**
    * Gas units the launch preview budgets for the ServiceRegistry entry (about 150k measured by
-   * test/launch/launch.test.ts, with headroom): it cannot be estimated before the token exists.
+   * test/launch/launch.suite.ts, with headroom): it cannot be estimated before the token exists.
    */
   registerGasUnits: 200_000n,
-  /** Gas units the agent wallet is funded for (identity registration and createToken). */
+  /**
+   * Gas units the agent wallet is funded for (identity registration and createToken), with the
+   * launch fee: at its preparation, before the request (jobs/launch/prepare.ts), or at the request.
+   */
   fundGasUnits: 6_000_000n,
   /**
    * Gas units of the wallet's identity registration (about 250k measured, with headroom): a
    * wallet holding this much gas money registers in its launch's first block.
    */
   identityGasUnits: 400_000n,
-  /** A prepared wallet gets this many times the identity's gas at today's price (price drift). */
+  /**
+   * A prepared wallet gets the launch fee and this many times the launch's gas at today's price
+   * (price drift); it is topped up at the request only below the bare need.
+   */
   prepareGasPriceHeadroom: 2n,
   /** Agents whose wallet the worker prepares per sweep (the oldest unprepared first). */
   prepareBatch: 4,
   /** A worker holds a wallet's preparation this long (seconds) before another may resume it. */
   prepareLeaseSeconds: 15,
+  /**
+   * How long a four.meme login (access token) is used after it was obtained. four.meme publishes
+   * no lifetime (its create guide, docs/upstreams.md); third-party clients assume a day or more.
+   * An hour, well under that, bounds what a kept token can do; a refusal of a kept one logs in
+   * anew anyway (jobs/launch/fourmeme.ts).
+   */
+  fourmemeSessionTtlMs: 3_600_000,
 } as const;
 
 /** The NAV snapshot job (its valuation limits: DASHBOARD_LIMITS in lib/limits.ts). */

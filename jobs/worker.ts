@@ -9,10 +9,10 @@ import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 import { startNavWorker } from "./nav/worker.ts";
-import { startOutboundWorker } from "./outbound/worker.ts";
 import { policyAuditSources } from "./policy/sources.ts";
 import { startPolicyAuditWorker } from "./policy/worker.ts";
 import { startPollersWorker } from "./pollers/worker.ts";
+import { startOutboundWorker } from "./webhooks/outbound/worker.ts";
 
 /** Test mode only: `LAUNCHPAD_TEST_KILL_POINTS=inbox-batch:<n>` kills the worker in its nth batch. */
 function killInBatch(config: Config | undefined): number | undefined {
@@ -43,7 +43,7 @@ export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
  */
 export async function startWorker(p: StartWorkerParameters): Promise<StartWorkerReturnType> {
   const sql = createSql(p.databaseUrl, {
-    max: JOB_LIMITS.workerConnections,
+    max: p.config?.WORKER_DATABASE_POOL_SIZE ?? JOB_LIMITS.workerConnections,
     appName: "launchpad-worker",
   });
   await migrate(sql);
@@ -51,7 +51,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     connectionString: p.databaseUrl,
     schema: JOB_LIMITS.schema,
     max: JOB_LIMITS.maxConnections,
-    application_name: "launchpad-worker",
+    application_name: "launchpad-worker-pgboss",
     // One listening connection: a launch saga starts when it is sent, not at the next poll.
     useListenNotify: true,
   });

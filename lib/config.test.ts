@@ -17,6 +17,27 @@ function fails(env: Record<string, string>): ConfigError {
 }
 
 describe("loadConfig", () => {
+  it("takes trusted image origins in production only over https (the operator's own image host)", () => {
+    const production = {
+      LAUNCHPAD_ENV: "production",
+      STEWARD_WEBHOOK_SECRET: "s".repeat(32),
+      CLOUD_WEBHOOK_SECRET: "c".repeat(32),
+      CODE_HOST_WEBHOOK_SECRET: "h".repeat(32),
+      AGENT_EVENTS_WEBHOOK_SECRET: "a".repeat(32),
+    };
+    const https = loadConfig(
+      { ...production, LAUNCH_IMAGE_TRUSTED_ORIGINS: "https://images.internal:8443" },
+      empty,
+    );
+    expect(https.LAUNCH_IMAGE_TRUSTED_ORIGINS).toEqual(["https://images.internal:8443"]);
+    const error = fails({
+      ...production,
+      LAUNCH_IMAGE_TRUSTED_ORIGINS: "https://images.internal,http://127.0.0.1:3012",
+    });
+    expect(error.variable).toBe("LAUNCH_IMAGE_TRUSTED_ORIGINS");
+    expect(error.message).toMatch(/must be https origins in production/);
+  });
+
   it("defaults to the devnet, port 3001 and the data dir ./.launchpad", () => {
     const c = loadConfig({}, empty);
     expect(c.devnet).toBe(true);

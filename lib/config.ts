@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
 import { LaunchpadError } from "./errors.ts";
+import { renameVariables } from "./renamed-variables.ts";
 import { DEFAULT_TOKEN_TERMS, type TokenTerms, taxInfoProblem } from "./token-terms.ts";
 
 /**
@@ -37,6 +38,13 @@ const urlList = z
 const postgresUrl = z
   .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
   .optional();
+const poolSize = (min: number) =>
+  z.coerce
+    .number({ error: "must be a number of connections" })
+    .int("must be a whole number of connections")
+    .min(min, `must be at least ${min}`)
+    .max(500, "must be at most 500")
+    .optional();
 const schemaName = z
   .string()
   .regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lowercase SQL identifier of at most 45 characters");
@@ -64,6 +72,12 @@ const schema = z.object({
 
   DATABASE_URL: postgresUrl,
   LAUNCHPAD_PG_PORT: port.optional(),
+  // Each role's main connection pool (docs/operations.md, "Connection budget"); unset: the
+  // role's default (DB_LIMITS.apiConnections, JOB_LIMITS.workerConnections, DB_LIMITS.ponderConnections).
+  API_DATABASE_POOL_SIZE: poolSize(1),
+  WORKER_DATABASE_POOL_SIZE: poolSize(1),
+  // Ponder splits its pool: 2 for itself, the rest in three equal parts (sync, indexing, reads).
+  INDEXER_DATABASE_POOL_SIZE: poolSize(5),
 
   BSC_RPC_URL: urlList.optional(),
   BSC_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),
@@ -142,12 +156,15 @@ const schema = z.object({
     .optional(),
   STEWARD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   STEWARD_MASTER_KEY: hash32.optional(),
+  // Seals the service's own secrets at rest (outbound webhook signing secrets), the same value on
+  // every API and worker; unset outside production: STEWARD_MASTER_KEY or the data dir's key.
+  SECRETS_KEY: hash32.optional(),
   // Inbound webhook secrets; local mode generates unset ones into the data dir.
   CLOUD_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   CODE_HOST_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   AGENT_EVENTS_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  LAUNCHPAD_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-  LAUNCHPAD_API_PORT: port.default(3012),
+  FOUR_MEME_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  FOUR_MEME_API_PORT: port.default(3012),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RELAYER_PRIVATE_KEY: hash32.optional(),
   SAFE_OWNERS: z
@@ -170,7 +187,8 @@ const schema = z.object({
   TOKEN_TAX_RECIPIENT_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.recipientRate),
   TOKEN_TAX_MIN_SHARING: z.coerce.number().default(DEFAULT_TOKEN_TERMS.minSharing),
   LAUNCH_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
-  // Origins whose images skip the https and public-address rules (local stand-ins only).
+  // Origins whose images skip the public-address rule: the local stand-ins, or in production the
+  // operator's own https image host on a private network (never http there).
   LAUNCH_IMAGE_TRUSTED_ORIGINS: urlList.optional(),
   // Outbound webhooks: origins that skip the https and public-address rules (local mode only).
   OUTBOUND_WEBHOOK_TRUSTED_ORIGINS: urlList.optional(),
@@ -205,6 +223,9 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** Every variable the schema reads (test/config/env-example.test.ts checks each is in `.env.example`). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 /** Inbound webhook secrets: generated locally, required in production. */
 const WEBHOOK_SECRETS = [
@@ -259,10 +280,13 @@ export function readDotEnv(cwd = process.cwd()): Record<string, string> {
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
+  /** Where the warning of a renamed variable goes; by default stderr, once per process. */
+  warn?: (message: string, old: string) => void,
 ): Config {
   const merged: Record<string, string | undefined> = { ...readDotEnv(cwd), ...env };
   // An empty variable means "unset", as in most shells' `VAR= cmd` idiom.
   for (const key of Object.keys(merged)) if (merged[key] === "") delete merged[key];
+  renameVariables(merged, warn);
   const parsed = schema.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -270,10 +294,15 @@ export function loadConfig(
     throw new ConfigError(variable, issue?.message ?? "invalid");
   }
   const e = parsed.data;
-  if (e.LAUNCHPAD_ENV === "production" && e.LAUNCH_IMAGE_TRUSTED_ORIGINS?.length) {
+  // An origin the operator names is one an agent's URL may reach; in production only over TLS,
+  // so a launch image is never fetched in the clear.
+  if (
+    e.LAUNCHPAD_ENV === "production" &&
+    e.LAUNCH_IMAGE_TRUSTED_ORIGINS?.some((u) => !u.startsWith("https://"))
+  ) {
     throw new ConfigError(
       "LAUNCH_IMAGE_TRUSTED_ORIGINS",
-      "is a local-mode relaxation, refused in production",
+      "must be https origins in production (an http origin is a local-mode relaxation)",
     );
   }
   if (e.LAUNCHPAD_ENV === "production" && e.OUTBOUND_WEBHOOK_TRUSTED_ORIGINS?.length) {
@@ -323,6 +352,35 @@ export function loadConfig(
     webPort: e.WEB_PORT ?? webUrlPort(e.WEB_URL),
     tokenTerms,
   };
+}
+
+/**
+ * A role that writes or announces the API's URL needs the public one in production: without it
+ * `apiUrl` is HOST:PORT (`http://127.0.0.1:3001`), which a worker would write into an agent's
+ * on-chain identity URI for good. `why` says what the role does with it.
+ *
+ * @example
+ * requirePublicBaseUrl(config, "the worker writes it into each agent's on-chain identity URI");
+ */
+export function requirePublicBaseUrl(config: Config, why: string): void {
+  if (config.LAUNCHPAD_ENV === "production" && !config.PUBLIC_BASE_URL)
+    throw new ConfigError("PUBLIC_BASE_URL", `must be set in production: ${why}`);
+}
+
+/**
+ * A role that seals or opens stored secrets (outbound webhook secrets: the API stores them, the
+ * worker signs with them; four.meme logins the worker keeps per wallet) needs the one shared key in production: a key generated into each
+ * host's data directory would leave a worker unable to open what an API on another host sealed.
+ *
+ * @example
+ * requireSecretsKey(config);
+ */
+export function requireSecretsKey(config: Config): void {
+  if (config.LAUNCHPAD_ENV === "production" && !config.SECRETS_KEY)
+    throw new ConfigError(
+      "SECRETS_KEY",
+      "must be set in production, the same on every API and worker (it seals outbound webhook secrets and four.meme logins)",
+    );
 }
 
 /** The TOKEN_TAX_* variable a refusal names (the sum names the recipient share). */

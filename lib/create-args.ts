@@ -14,7 +14,7 @@ import { tokenDeployerAbi } from "../abis/TokenDeployer.ts";
 
 /**
  * ABI layout of the createToken `args` blob (a single tuple, see contracts/README.md). Private
- * to the devnet: the launchpad API stand-in writes it, TokenManager2 reads it. The launch saga
+ * to the devnet: the four.meme stand-in writes it, TokenManager2 reads it. The launch saga
  * never reads it (four.meme's `createArg` is opaque), only passes it on.
  */
 export const CREATE_ARGS_ABI = [
@@ -101,7 +101,7 @@ export function createArgsHash(p: { args: Hex; chainId: number; tokenManager: Ad
 }
 
 export type SignCreateArgsParameters = CreateArgs & {
-  /** The launchpad API's signing key (devnet account 2). */
+  /** four.meme's signing key (the stand-in's) (devnet account 2). */
   signer: LocalAccount;
   chainId: number;
   tokenManager: Address;

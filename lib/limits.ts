@@ -6,6 +6,10 @@ export const DB_LIMITS = {
   idleTimeoutSeconds: 30,
   /** Default pool size per process; roles may ask for more. */
   maxConnections: 10,
+  /** The API's pool unless API_DATABASE_POOL_SIZE says otherwise. */
+  apiConnections: 10,
+  /** Ponder's pool unless INDEXER_DATABASE_POOL_SIZE says otherwise (Ponder's own default). */
+  ponderConnections: 30,
   /** Statements that run longer are cancelled by the server. */
   statementTimeoutMs: 30_000,
 } as const;
@@ -151,12 +155,17 @@ export const INDEXER_RPC_LIMITS = {
   remoteConcurrency: 32,
 } as const;
 
-/** Heartbeats of the long-running roles (lib/heartbeat.ts, app.role_heartbeats). */
+/** Heartbeats of the long-running roles' instances (lib/heartbeat/, app.instances). */
 export const HEARTBEAT_LIMITS = {
-  /** How often a role writes its heartbeat. */
+  /** How often an instance writes its heartbeat. */
   everyMs: 5_000,
-  /** A role whose heartbeat is older than this is reported down by the deep health check. */
+  /** An instance whose heartbeat is older than this is silent (deep health, /metrics). */
   staleAfterMs: 30_000,
+  /**
+   * A silent instance's row is pruned after this: a crash stays visible for a day, long enough
+   * to be seen the next morning, and the table stays the size of what runs.
+   */
+  retentionMs: 24 * 60 * 60 * 1000,
 } as const;
 
 /** How the index's freshness is measured and judged (lib/indexer/lag.ts). */
@@ -177,4 +186,13 @@ export const INDEXER_LAG_LIMITS = {
    * its head: ~15 s of Arbitrum One's 0.25 s blocks (the wall-clock report above is BSC's).
    */
   arbitrumStaleAfterBlocks: 60,
+} as const;
+
+/** Repeated errors in the logs (lib/log-throttle.ts). */
+export const LOG_LIMITS = {
+  /**
+   * An error of one cause is logged in full once, then summed up at most once per this
+   * interval: a database that is down for minutes made every poller log 30 lines a second.
+   */
+  errorIntervalMs: 30_000,
 } as const;

@@ -10,7 +10,8 @@
  * each endpoint for SECONDS with CONNECTIONS keep-alive clients (undici) and prints requests/s
  * and p50/p99 latency, beside GET /health on the same server as the ceiling.
  *
- * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS;
+ * Environment: BENCH_TRADES, BENCH_TOKENS, BENCH_AGENTS, BENCH_SECONDS, BENCH_CONNECTIONS,
+ * BENCH_PERPS_FILLS (per agent, default 500), BENCH_LAUNCHES (default 2,000; 20 depositors each);
  * BENCH_PLANS=1 also prints EXPLAIN ANALYZE of the `/tokens` query of every sort and of the
  * chart, trades and agents queries; BENCH_ONLY=<regex> drives only the rows it matches (and
  * /health).
@@ -38,6 +39,7 @@ import { createSql, type Sql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { LAUNCH_TABLES, portfolioCases, seedPortfolio } from "./bench-api-portfolio.ts";
 import { treeCpuSeconds } from "./bench-indexer-probes.ts";
 
 const SCHEMA = "bench_onchain";
@@ -75,6 +77,22 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
       "GET /v2/agents x20 gzip",
       (i) => `/v2/agents?limit=20&offset=${(i * 20) % Math.max(1, agents)}`,
       gzip,
+    ],
+    // Issue 42: platform stats, the trade ticker, the runway leaderboard.
+    ["GET /v2/stats", () => "/v2/stats"],
+    ["GET /v2/trades x50", () => "/v2/trades?limit=50"],
+    [
+      "GET /v2/trades buy>=0.015 x50",
+      () => "/v2/trades?limit=50&side=buy&minBnbAmount=15000000000000000",
+    ],
+    [
+      "GET /v2/agents?sort=runwayDays x20",
+      (i) =>
+        `/v2/agents?sort=runwayDays&order=asc&limit=20&offset=${(i * 20) % Math.max(1, agents)}`,
+    ],
+    [
+      "GET /v2/agents?sort=treasuryUsd x20",
+      (i) => `/v2/agents?sort=treasuryUsd&limit=20&offset=${(i * 20) % Math.max(1, agents)}`,
     ],
     ["GET /tokens x20", () => "/tokens?limit=20"],
     ["GET /tokens x20 gzip", () => "/tokens?limit=20", gzip],
@@ -195,6 +213,11 @@ async function main() {
     const bulk = createSql(pg.url, { max: 1 });
     await bulk`set statement_timeout = 0`;
     await seed(bulk, { trades, tokens, agents });
+    await seedPortfolio(bulk, SCHEMA, {
+      agents,
+      fills: num("BENCH_PERPS_FILLS", 500),
+      launches: num("BENCH_LAUNCHES", 2_000),
+    });
     await bulk.end({ timeout: 1 });
     console.log(
       `seeded ${trades.toLocaleString("en")} trades over ${tokens} tokens (+ candles, ${agents} agents) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
@@ -214,6 +237,7 @@ async function main() {
     });
     await first.arrayBuffer();
     const rows = cases(token, agents, first.headers.get("etag") ?? undefined);
+    rows.push(...portfolioCases(agents));
     // What a chart client sees live: the same latest 300 candles of each token, and every
     // second a new indexed block (a new generation: every answer is read again once).
     rows.push([
@@ -309,7 +333,7 @@ async function seed(sql: Sql, n: { trades: number; tokens: number; agents: numbe
       volume_token numeric(78) not null, trade_count integer not null,
       open_usd numeric(78), high_usd numeric(78), low_usd numeric(78), close_usd numeric(78),
       volume_usd numeric(78) not null, primary key (token, interval, bucket_start));
-    create table ${SCHEMA}.launch (vault text primary key, metadata text);
+    ${LAUNCH_TABLES(SCHEMA)}
     create table ${SCHEMA}.bnb_usd_latest (id text primary key, round numeric(78) not null,
       rate numeric(78) not null, block_number numeric(78) not null);
     insert into ${SCHEMA}.bnb_usd_latest values ('latest', 1, 600e18, 1);
@@ -335,6 +359,7 @@ async function seed(sql: Sql, n: { trades: number; tokens: number; agents: numbe
   // The same indexes as ponder.schema.ts declares.
   await sql.unsafe(`create index on ${SCHEMA}.trade (token, block_number, log_index);
     create index on ${SCHEMA}.trade (token, timestamp); create index on ${SCHEMA}.trade (timestamp);
+    create index on ${SCHEMA}.trade (block_number, log_index);
     create index on ${SCHEMA}.token (registered_block, address);
     create index on ${SCHEMA}.token (market_cap_bnb, address);
     create index on ${SCHEMA}.token (total_volume_bnb, address);
@@ -360,11 +385,17 @@ async function seed(sql: Sql, n: { trades: number; tokens: number; agents: numbe
       from (select *, floor(timestamp / ${s}) * ${s} as b from ${sql(SCHEMA)}.trade) x
       group by token, b`;
   }
+  // Runway figures as the NAV job stores them (every seventh agent not valued yet).
   await sql`insert into app.agents (agent_id, name, ticker, description, image_url, status,
-      wallet_address, treasury_address, token_address, launched_at)
+      wallet_address, treasury_address, token_address, launched_at, treasury_usd,
+      monthly_burn_usd, runway_days, runway_block, runway_at)
     select 'agent-' || i, 'Agent ' || i, 'AG' || i, 'A benchmark agent.', 'https://img.example/a.png',
       'pending', '0x' || lpad(to_hex(i + 7), 40, '0'), '0x' || lpad(to_hex(i + 8), 40, '0'),
-      '0x' || lpad(to_hex(${0xb0000} + i), 40, '0'), now() - i * interval '1 minute'
+      '0x' || lpad(to_hex(${0xb0000} + i), 40, '0'), now() - i * interval '1 minute',
+      case when i % 7 = 0 then null else (i * 7919) % 100000 / 100.0 end,
+      case when i % 7 = 0 then null else 10 + i % 300 end,
+      case when i % 7 = 0 then null else ((i * 7919) % 100000 / 100.0 * 30 / (10 + i % 300))::numeric(30, 6) end,
+      1, now()
     from generate_series(0, ${n.agents - 1}) i
     on conflict do nothing`;
   await sql.unsafe(

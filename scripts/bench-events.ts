@@ -29,10 +29,10 @@ import { drainInboxBatch } from "../jobs/events/consumer.ts";
 import { startEventsWorker } from "../jobs/events/worker.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
-import { signWebhookBody } from "../lib/events/signature.ts";
 import { TAIL_START, tailAgentEvents } from "../lib/events/store.ts";
 import { freePort } from "../lib/net.ts";
 import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { signWebhookBody } from "../lib/webhooks/inbound/signature.ts";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECRET = "bench-code-host-secret-0123456789";

@@ -170,8 +170,14 @@ try {
     const at = (t: number) => `+${Math.round(t - head)}`;
     const firstSent = Math.max(end("funding-sent"), end("identity-prepared"));
     firstOut.push(firstSent - asked.askedAt);
-    const funded = r.fund ? (await client.getTransactionReceipt({ hash: r.fund })).blockNumber : 0n;
-    createOut.push(end("create-sent") - (minedAt.get(funded) ?? Number.NaN));
+    // A wallet prepared with the launch's budget is not funded at the request: its createToken
+    // races the request's own block instead.
+    const funded = r.fund
+      ? (await client.getTransactionReceipt({ hash: r.fund })).blockNumber
+      : null;
+    createOut.push(
+      end("create-sent") - (funded === null ? asked.askedAt : (minedAt.get(funded) ?? Number.NaN)),
+    );
     const next = (k: bigint) => at(minedAt.get(asked.headBlock + k) ?? Number.NaN);
     return [
       `${created - asked.headBlock} blocks: asked ${at(asked.askedAt)}`,
@@ -179,6 +185,7 @@ try {
       `funding-sent ${at(began("funding-sent"))}..${at(end("funding-sent"))} (fund +${await block(r.fund)}, safe +${await block(r.safe)})`,
       `identity-prepared ${at(end("identity-prepared"))} (+${await block(r.identity)})`,
       `block +1 at ${next(1n)}`,
+      `launchpad ${at(end("launchpad"))}`,
       `funding-mined ${at(end("funding-mined"))}`,
       `create-sent ${at(end("create-sent"))} (create +${created - asked.headBlock})`,
       `block +2 at ${next(2n)}`,
@@ -227,7 +234,7 @@ try {
     `first txs out   ${ms(firstOut)}, p90 ${pct(firstOut, 90).toFixed(0)} ms after the request (block time ${env.DEVNET_BLOCK_TIME ?? 1} s: the time left in the request's block)`,
   );
   console.log(
-    `create out      ${ms(createOut)}, p90 ${pct(createOut, 90).toFixed(0)} ms after the funding's block (the block time is the ceiling)`,
+    `create out      ${ms(createOut)}, p90 ${pct(createOut, 90).toFixed(0)} ms after the funding's block, or after the request when the prepared wallet needed none (the block time is the ceiling)`,
   );
   console.log(
     "per launch: ms after the head block's arrival when asked; each step's end and the block its transactions landed in, as +ms after that same head",

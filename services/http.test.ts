@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFourMemeClient } from "./four-meme/client.ts";
 import { UpstreamError } from "./http.ts";
 import { createHyperliquidClient } from "./hyperliquid/client.ts";
-import { createLaunchpadApiClient } from "./launchpad-api/client.ts";
 import { createSafeTxServiceClient } from "./safe-tx-service/client.ts";
 import { createStewardClient } from "./steward/client.ts";
 import { createXClient, createXReadClient } from "./x/client.ts";
@@ -81,8 +81,8 @@ describe("a malformed upstream answer is a typed bad_response", () => {
     );
   });
 
-  it("launchpad API: code 0 with a create answer missing its signature", async () => {
-    const api = createLaunchpadApiClient({ url, timeoutMs: 2_000 });
+  it("four.meme API: code 0 with a create answer missing its signature", async () => {
+    const api = createFourMemeClient({ url, timeoutMs: 2_000 });
     await malformed(
       () => api.create("t", {} as never),
       { code: "0", data: { createArg: "0x01" } },

@@ -51,6 +51,11 @@ export type UpstreamRequest = {
   form?: FormData;
   timeoutMs: number;
   retries?: number;
+  /**
+   * True for an answer that refuses the request for good whatever its status (a signer's 502
+   * naming the chain's refusal): a `rejected` error at once, never retried.
+   */
+  refused?: (status: number, text: string) => boolean;
 };
 
 /**
@@ -118,6 +123,12 @@ export async function upstreamJson<S extends z.ZodType>(
     } catch (error) {
       last = new UpstreamError(r.service, "unavailable", "response cut off", { cause: error });
       continue;
+    }
+    if (res.status >= 400 && r.refused?.(res.status, text)) {
+      throw new UpstreamError(r.service, "rejected", `refused with ${res.status}`, {
+        status: res.status,
+        details: text.slice(0, 2000),
+      });
     }
     if (res.status === 429 || res.status >= 500) {
       last = new UpstreamError(r.service, "unavailable", `answered ${res.status}`, {

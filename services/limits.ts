@@ -1,4 +1,6 @@
-/** Every limit and timeout of the external services' clients and stand-ins, in one place. */
+/** Every limit and timeout of the external services' clients, in one place (the stand-ins' own
+ * are devnet/limits.ts STAND_IN_LIMITS; the steward stand-in's timing, which a launch step
+ * waits on too, stays here). */
 
 /** Retry and timeout defaults of every call to an external service. */
 export const UPSTREAM_LIMITS = {
@@ -8,27 +10,6 @@ export const UPSTREAM_LIMITS = {
   backoffMs: 200,
   /** Mismatched fields of a malformed answer named in the error's details. */
   issuesInDetails: 3,
-} as const;
-
-/** Limits of the local stand-ins (they mirror the real services'). */
-export const STAND_IN_LIMITS = {
-  /** Largest image the launchpad API stand-in accepts (four.meme: 5 MB). */
-  launchpadMaxImageBytes: 5 * 1024 * 1024,
-  /** The perps venue stand-in's marks take a random-walk step this often, of up to ±stepBps. */
-  hyperliquidWalkEveryMs: 1_000,
-  hyperliquidWalkStepBps: 10,
-  /** `/info` weight a client may spend per minute (the venue's 1200, PROTOCOLS.md 1.2). */
-  hyperliquidWeightPerMinute: 1_200,
-  /** `/info` requests the stand-in remembers (time, type, weight, status) for tests. */
-  hyperliquidRequestLog: 50_000,
-  /** The venue stand-in scans the local Arbitrum chain for deposits to its bridge this often. */
-  hyperliquidBridgeEveryMs: 1_000,
-  /** Blocks per `eth_getLogs` of that scan. */
-  hyperliquidBridgeMaxBlocks: 2_000,
-  /** A reorg under the scan's cursor rescans this many blocks (credits are deduplicated). */
-  hyperliquidBridgeRescanBlocks: 64,
-  /** Bridge2's minimum deposit: less is not credited, and lost (PROTOCOLS.md 1.5). */
-  hyperliquidMinDepositUsdc: 5,
 } as const;
 
 /** The perps venue (Hyperliquid) client: one timeout per request kind. */

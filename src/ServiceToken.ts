@@ -2,12 +2,13 @@
 // LaunchToken (created by a deposit launch) share the TaxToken ABI (four.meme's type 5) and
 // these handlers.
 import { type Context, ponder } from "ponder:registry";
-import { holder, launch, token, walletActivity, watchedWallet } from "ponder:schema";
+import { holder, launch, token, watchedWallet } from "ponder:schema";
 import { flushBlockCandles } from "./candles.ts";
 import { curveAtCreation } from "./curve-state.ts";
 import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
-import { DEAD, type Hex, logId, lower, SOURCE, settings, WAD, ZERO } from "./settings.ts";
+import { DEAD, type Hex, lower, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
+import { recordWalletActivity, TREASURY } from "./wallet-activity.ts";
 
 type TokenRow = typeof token.$inferSelect;
 type Block = { number: bigint; timestamp: bigint; hash: Hex };
@@ -163,20 +164,13 @@ export async function onTransfer(
   ] as const) {
     const w = await context.db.find(watchedWallet, { address: wallet });
     if (!w) continue;
-    await context.db.insert(walletActivity).values({
-      id: `${logId(event.transaction.hash, event.log.logIndex)}:${direction}`,
-      source: SOURCE,
+    await recordWalletActivity(context, event, w, {
       wallet,
-      role: w.role,
-      agentId: w.agentId,
+      suffix: direction,
       kind: direction === "in" ? "token_in" : "token_out",
       token: address,
       counterparty,
       amount: value,
-      blockNumber: block.number,
-      logIndex: event.log.logIndex,
-      txHash: event.transaction.hash,
-      timestamp: block.timestamp,
     });
   }
 }
@@ -227,20 +221,12 @@ async function taxIncome(
   amount: bigint,
 ) {
   const w = await context.db.find(watchedWallet, { address: wallet });
-  await context.db.insert(walletActivity).values({
-    id: logId(event.transaction.hash, event.log.logIndex),
-    source: SOURCE,
+  await recordWalletActivity(context, event, w ?? TREASURY, {
     wallet,
-    role: w?.role ?? "treasury",
-    agentId: w?.agentId ?? null,
     kind: "tax_income",
     token: lower(event.log.address),
     counterparty: lower(event.log.address),
     amount,
-    blockNumber: event.block.number,
-    logIndex: event.log.logIndex,
-    txHash: event.transaction.hash,
-    timestamp: event.block.timestamp,
   });
 }
 

@@ -1,11 +1,12 @@
 // Safe executions of treasuries (factory sources on ServiceTokenRegistered.treasury and
 // LaunchCreated.treasury) for the agent activity feed, and BNB moving in and out of them.
 import { type Context, ponder } from "ponder:registry";
-import { walletActivity, watchedWallet } from "ponder:schema";
+import { watchedWallet } from "ponder:schema";
 import { decodeEventLog, getAbiItem, toEventSelector } from "viem";
 import { safeL2Abi } from "../abis/SafeL2.ts";
 import { readBlockReceipts } from "./receipts.ts";
-import { type Hex, logId, lower, SOURCE } from "./settings.ts";
+import { type Hex, lower } from "./settings.ts";
+import { recordWalletActivity, TREASURY } from "./wallet-activity.ts";
 
 type SafeEvent = {
   args: { txHash: Hex; payment: bigint };
@@ -22,20 +23,9 @@ const onExecution =
   (kind: "safe_execution_success" | "safe_execution_failure") =>
   async ({ event, context }: { event: SafeEvent; context: Context }) => {
     const wallet = lower(event.log.address);
-    const w = await context.db.find(watchedWallet, { address: wallet });
-    const row = {
-      source: SOURCE,
+    const owner = (await context.db.find(watchedWallet, { address: wallet })) ?? TREASURY;
+    await recordWalletActivity(context, event, owner, {
       wallet,
-      role: w?.role ?? "treasury",
-      agentId: w?.agentId ?? null,
-      blockNumber: event.block.number,
-      logIndex: event.log.logIndex,
-      txHash: event.transaction.hash,
-      timestamp: event.block.timestamp,
-    };
-    await context.db.insert(walletActivity).values({
-      ...row,
-      id: logId(event.transaction.hash, event.log.logIndex),
       kind,
       amount: event.args.payment,
       safeTxHash: event.args.txHash,
@@ -45,9 +35,9 @@ const onExecution =
     // right before running it; only a success moved it).
     const sent = await executedValue(event);
     if (!sent || sent.value === 0n) return;
-    await context.db.insert(walletActivity).values({
-      ...row,
-      id: `${logId(event.transaction.hash, event.log.logIndex)}:bnb`,
+    await recordWalletActivity(context, event, owner, {
+      wallet,
+      suffix: "bnb",
       kind: "bnb_out",
       counterparty: sent.to,
       amount: sent.value,
@@ -86,20 +76,12 @@ type ReceivedEvent = {
 /** BNB in: a Safe emits SafeReceived from its receive() for every plain BNB payment. */
 async function onReceived({ event, context }: { event: ReceivedEvent; context: Context }) {
   const wallet = lower(event.log.address);
-  const w = await context.db.find(watchedWallet, { address: wallet });
-  await context.db.insert(walletActivity).values({
-    id: logId(event.transaction.hash, event.log.logIndex),
-    source: SOURCE,
+  const owner = (await context.db.find(watchedWallet, { address: wallet })) ?? TREASURY;
+  await recordWalletActivity(context, event, owner, {
     wallet,
-    role: w?.role ?? "treasury",
-    agentId: w?.agentId ?? null,
     kind: "bnb_in",
     counterparty: lower(event.args.sender),
     amount: event.args.value,
-    blockNumber: event.block.number,
-    logIndex: event.log.logIndex,
-    txHash: event.transaction.hash,
-    timestamp: event.block.timestamp,
   });
 }
 

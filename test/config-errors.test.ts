@@ -94,6 +94,47 @@ describe("launchpad start with a bad configuration", () => {
   });
 });
 
+// Production: a role that writes or announces the API's URL refuses to start without the public
+// one (a worker would write http://127.0.0.1:3001/... into an agent's on-chain identity for good).
+describe("a production role without PUBLIC_BASE_URL", () => {
+  const production = async () => ({
+    ...(await isolatedEnv()),
+    LAUNCHPAD_ENV: "production",
+    STEWARD_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+    CLOUD_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+    CODE_HOST_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+    AGENT_EVENTS_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+  });
+
+  it.each(["start", "api", "worker", "web"])("launchpad %s refuses in one line", async (role) => {
+    const result = await runCli([role], await production());
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^launchpad: PUBLIC_BASE_URL: must be set in production: /);
+  });
+
+  it.each(["api", "worker"])(
+    "launchpad %s refuses without SECRETS_KEY, which every API and worker must share",
+    async (role) => {
+      const env = { ...(await production()), PUBLIC_BASE_URL: "https://api.example.com" };
+      const result = await runCli([role], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim()).toMatch(
+        /^launchpad: SECRETS_KEY: must be set in production, the same on every API and worker/,
+      );
+    },
+  );
+
+  it("the indexer, which announces no URL, does not ask for it", async () => {
+    const busy = await freePort();
+    const env = { ...(await production()), DATABASE_URL: `postgres://x:y@127.0.0.1:${busy}/db` };
+    const result = await runCli(["indexer"], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).not.toContain("PUBLIC_BASE_URL");
+  });
+});
+
 describe("launchpad --help", () => {
   it("lists every role, and each command has its own help", async () => {
     const top = await runCli(["--help"], {});

@@ -12,7 +12,7 @@ import { build } from "esbuild";
 const WEB_DIR = import.meta.dirname;
 const ROOT = join(WEB_DIR, "..");
 /** Entry points: one script per page that needs one. */
-export const ENTRIES = ["agent", "launch"] as const;
+export const ENTRIES = ["agent", "launch", "home", "portfolio"] as const;
 export type Entry = (typeof ENTRIES)[number];
 
 /** One served file: content-hashed name, bytes, type. */

@@ -14,6 +14,10 @@ export const WEB_LIMITS = {
   pageSize: 20,
   /** Trades and feed items a page shows at first and keeps as live ones arrive. */
   tapeSize: 50,
+  /** Trades the home page's ticker shows at first and keeps as live ones arrive. */
+  tickerSize: 12,
+  /** The home page's platform totals are re-read at most this often while trades arrive. */
+  statsRefreshMs: 3_000,
   /** Depositors listed on a launch page. */
   depositorsShown: 100,
   /** Time in-flight requests get on shutdown before their connections are cut. */

@@ -18,6 +18,18 @@ export type TradeItem = {
   valueUsd: string | null;
 };
 
+/** A trade of any token (`GET /v2/trades`, the `trades` channel). */
+export type MarketTradeItem = TradeItem & { token: string };
+
+/** One `<li>` of the home page's trade ticker: "$TICK got a 0.4 BNB buy, 3 min ago". */
+export function tickerRow(t: MarketTradeItem, symbol: string | undefined): string {
+  const name = symbol ? `$${symbol}` : shortAddress(t.token);
+  return `<li class="tick ${e(t.side)}" data-key="${e(`${t.txHash}:${t.logIndex}`)}">
+<a href="/agent/${e(t.token)}">${e(name)}</a> got a
+<strong title="${e(t.bnbAmount)} wei${t.valueUsd ? ` = $${e(t.valueUsd)}` : ""}">${e(bnb(t.bnbAmount))}</strong>
+<span class="side">${e(t.side)}</span>, ${time(t.timestamp)}</li>`;
+}
+
 /** A feed item (`GET /v2/agents/{t}/events`, the `agent` channel). */
 export type FeedItem = {
   id: string;

@@ -9,7 +9,7 @@ import { createWebApp, slugOf } from "./server.ts";
 
 // The web app's answers to the API's documented states, with a local HTTP server answering as
 // the API does while its index is not published (503 + Retry-After, the error envelope) and a
-// port nobody listens on. The happy paths run on the real stack in test/web/web.test.ts.
+// port nobody listens on. The happy paths run on the real stack in test/web/web.suite.ts.
 
 let assets: Assets;
 let api: Server;

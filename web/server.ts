@@ -1,11 +1,11 @@
 import type { Server } from "node:http";
-import { serve } from "@hono/node-server";
 import { type Context, Hono } from "hono";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { toFunctionSelector } from "viem";
 import { launchVaultAbi } from "../abis/LaunchVault.ts";
 import { EVENT_CATEGORIES } from "../lib/events/store.ts";
+import { serveHttp } from "../lib/http/serve.ts";
 import type { Logger } from "../lib/logger.ts";
 import { ApiStateError, apiClient, type Get, must, optional, orNull } from "./api-client.ts";
 import { type Assets, loadAssets } from "./assets.ts";
@@ -21,7 +21,9 @@ import {
   rateLimitedPage,
   unreachablePage,
 } from "./pages/layout.ts";
-import type { FeedItem, TradeItem } from "./rows.ts";
+import { LEADERBOARD_SORTS, type LeaderboardSort, leaderboardPage } from "./pages/leaderboard.ts";
+import { portfolioPage } from "./pages/portfolio.ts";
+import type { FeedItem, MarketTradeItem, TradeItem } from "./rows.ts";
 import type {
   AgentDetail,
   AgentSummary,
@@ -32,7 +34,10 @@ import type {
   Launch,
   NavPoint,
   OffsetList,
+  PerpsAccount,
+  PlatformStats,
   TokenRecord,
+  UserLaunch,
 } from "./types.ts";
 import { visitorLimit } from "./visitor-limit.ts";
 
@@ -153,13 +158,20 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       const chosen: HomeSort = sort in HOME_SORTS ? sort : "trending";
       const p = pageNumber(c.req.query("page"));
       const size = WEB_LIMITS.pageSize;
-      const [tokens, featured, launches] = await Promise.all([
+      const [tokens, featured, launches, stats, trades, named] = await Promise.all([
         get<OffsetList<TokenRecord>>(
           `/tokens?sort=${chosen}&limit=${size}&offset=${(p - 1) * size}`,
         ),
         get<OffsetList<AgentSummary>>("/v2/agents?featured=true&limit=1"),
         get<OffsetList<Launch>>("/v2/launches?limit=6"),
+        get<PlatformStats>("/v2/stats"),
+        get<CursorList<MarketTradeItem>>(`/v2/trades?limit=${WEB_LIMITS.tickerSize}`),
+        // The ticker names tokens by symbol: the most traded ones are known up front.
+        get<OffsetList<TokenRecord>>("/tokens?sort=volume&limit=100"),
       ]);
+      const symbols: Record<string, string> = {};
+      for (const t of [...(optional(named)?.items ?? []), ...(optional(tokens)?.items ?? [])])
+        if (t.symbol) symbols[t.address] = t.symbol;
       const f = optional(featured)?.items[0];
       const featuredToken = f
         ? optional(await get<TokenRecord>(`/tokens/${f.tokenAddress}`))
@@ -170,7 +182,26 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
         launches: optional(launches)?.items ?? [],
         sort: chosen,
         page: p,
+        stats: optional(stats),
+        trades: optional(trades)?.items ?? [],
+        symbols,
       });
+    }),
+  );
+
+  app.get("/leaderboard", (c) =>
+    page(c, async () => {
+      const asked = c.req.query("sort") ?? "runwayDays";
+      const sort = (asked in LEADERBOARD_SORTS ? asked : "runwayDays") as LeaderboardSort;
+      const order = c.req.query("order") === "asc" ? "asc" : "desc";
+      const p = pageNumber(c.req.query("page"));
+      const size = WEB_LIMITS.pageSize;
+      const agents = must(
+        await get<OffsetList<AgentSummary>>(
+          `/v2/agents?sort=${sort}&order=${order}&limit=${size}&offset=${(p - 1) * size}`,
+        ),
+      );
+      return leaderboardPage(ctx, { agents, sort, order, page: p });
     }),
   );
 
@@ -178,7 +209,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
     const address = token.toLowerCase();
     // All side by side (one round trip of latency): the agent's sections answer 404 for a
     // token no agent launched, which leaves them out.
-    const [agent, record, trades, feed, holdings, burn, nav] = await Promise.all([
+    const [agent, record, trades, feed, holdings, burn, nav, perps] = await Promise.all([
       get<AgentDetail>(`/v2/agents/${address}`),
       get<TokenRecord>(`/tokens/${address}`),
       get<CursorList<TradeItem>>(`/tokens/${address}/trades?limit=${WEB_LIMITS.tapeSize}`),
@@ -186,6 +217,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       get<Holdings>(`/v2/agents/${address}/holdings`),
       get<BurnRate>(`/v2/agents/${address}/burn-rate`),
       get<{ points: NavPoint[] }>(`/v2/agents/${address}/nav-history?interval=1h&range=7d`),
+      get<PerpsAccount>(`/v2/agents/${address}/perps`),
     ]);
     const a = orNull(agent);
     const t = orNull(record);
@@ -200,6 +232,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
         feed: optional(feed)?.items ?? [],
         holdings: optional(holdings),
         burn: optional(burn),
+        perps: optional(perps),
         nav: optional(nav)?.points ?? [],
         categories: EVENT_CATEGORIES,
       }),
@@ -229,6 +262,25 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       return renderAgent(c, f.tokenAddress);
     }),
   );
+
+  app.get("/portfolio", async (c) => {
+    const a = c.req.query("address");
+    if (a && ADDRESS.test(a)) return c.redirect(`/portfolio/${a.toLowerCase()}`, 303);
+    return c.html(await portfolioPage(ctx, null, null));
+  });
+
+  app.get("/portfolio/:address", async (c) => {
+    const a = c.req.param("address");
+    if (!ADDRESS.test(a)) return c.html(await notFoundPage(ctx, "That is not an address."), 404);
+    return page(c, async () => {
+      const list = must(
+        await get<OffsetList<UserLaunch>>(
+          `/v2/users/${a.toLowerCase()}/launches?limit=${WEB_LIMITS.pageSize}`,
+        ),
+      );
+      return portfolioPage(ctx, a.toLowerCase(), list);
+    });
+  });
 
   app.get("/launches", (c) =>
     page(c, async () => {
@@ -284,33 +336,13 @@ export async function startWeb(
     assets.built ? "web assets built" : "web assets from cache",
   );
   const app = createWebApp(p, assets, p.logger);
-  return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: app.fetch,
-        hostname: p.host,
-        port: p.port,
-        serverOptions: {
-          keepAliveTimeout: WEB_LIMITS.keepAliveTimeoutMs,
-          requestTimeout: WEB_LIMITS.requestTimeoutMs,
-        },
-      },
-      () => {
-        server.off("error", reject);
-        resolve({ server: server as Server, close: () => closeServer(server as Server) });
-      },
-    );
-    server.once("error", reject);
+  const { server, close } = await serveHttp({
+    fetch: app.fetch,
+    host: p.host,
+    port: p.port,
+    keepAliveTimeoutMs: WEB_LIMITS.keepAliveTimeoutMs,
+    requestTimeoutMs: WEB_LIMITS.requestTimeoutMs,
+    shutdownGraceMs: WEB_LIMITS.shutdownGraceMs,
   });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), WEB_LIMITS.shutdownGraceMs);
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+  return { server, close };
 }

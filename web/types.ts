@@ -88,7 +88,24 @@ export type AgentDetail = {
 export type AgentSummary = Pick<
   AgentDetail,
   "agentId" | "name" | "ticker" | "tokenAddress" | "status" | "agentPageUrl"
->;
+> & {
+  launchedAt: string | null;
+  ageSeconds: number | null;
+  treasuryUsd: string | null;
+  monthlyBurnUsd: string | null;
+  runwayDays: string | null;
+  runwayAsOf: { block: string; time: string } | null;
+};
+
+/** `GET /v2/stats`. */
+export type PlatformStats = {
+  agents: number;
+  tokens: { launched: number; graduated: number };
+  depositLaunches: { total: number; launched: number; raisedBnb: string };
+  volume: { bnb24h: string; usd24h: string; bnbTotal: string; usdTotal: string };
+  indexedBlock: string;
+  indexedAt: string;
+};
 
 export type AssetHolding = {
   asset: string;
@@ -165,3 +182,37 @@ export type Depositor = { account: string; principal: string; claimed: string; r
 
 export type OffsetList<T> = { items: T[]; total: number; limit: number; offset: number };
 export type CursorList<T> = { items: T[]; nextCursor: string | null };
+
+/** GET /v2/agents/{agent}/perps (api/perps/routes.ts). */
+export type PerpsAccount = {
+  address: string | null;
+  status: "ok" | "pending" | "not_connected";
+  asOf: string | null;
+  accountValue: string;
+  withdrawable: string;
+  positions: {
+    coin: string;
+    side: "long" | "short";
+    size: string;
+    entryPrice: string;
+    markPrice: string | null;
+    leverage: { type: string; value: number };
+    liquidationPrice: string | null;
+    unrealizedPnl: string;
+  }[];
+  pnl: { realized: string; fees: string; unrealized: string; total: string };
+  trades: { fills: number; wins: number; losses: number };
+};
+
+/** An item of GET /v2/users/{address}/launches. */
+export type UserLaunch = Launch & {
+  created: boolean;
+  deposited: string;
+  withdrawn: string;
+  principal: string;
+  allocation: string | null;
+  claimed: string;
+  claimable: string;
+  refundable: string;
+  vestedBps: number;
+};

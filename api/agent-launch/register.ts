@@ -2,7 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { createSagaProducer } from "../../jobs/launch/producer.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
-import { resolveServices } from "../../lib/services.ts";
+import { resolveEndpoints } from "../../lib/endpoints.ts";
 import type { AppEnv } from "../env.ts";
 import { registerMcp } from "./mcp.ts";
 import { type AgentLaunchPreviewBody, registerLaunchPreview } from "./preview.ts";
@@ -12,8 +12,6 @@ import type { LaunchDeps } from "./service.ts";
 /** What the agent launch features need from the process that serves them. */
 export type LaunchFeatures = {
   launch: LaunchDeps;
-  /** Operator endpoints (api/ops) answer only with this token; unset turns them off. */
-  adminToken?: string;
   /** The launch's dry run (POST /v2/agents/launch/preview); absent: that route is off. */
   preview?: (agentId: string) => Promise<AgentLaunchPreviewBody>;
 };
@@ -53,7 +51,7 @@ export function registerLaunchFeatures(
  * const { features, stop } = launchFeaturesFromConfig(config, databaseUrl, sql);
  */
 export function launchFeaturesFromConfig(config: Config, databaseUrl: string, sql: Sql) {
-  const services = resolveServices(config);
+  const services = resolveEndpoints(config);
   const producer = createSagaProducer(databaseUrl);
   const features: LaunchFeatures = {
     launch: {
@@ -65,7 +63,6 @@ export function launchFeaturesFromConfig(config: Config, databaseUrl: string, sq
       launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
       perKeyPerMinute: config.LAUNCH_RATE_LIMIT_PER_MINUTE,
     },
-    adminToken: config.ADMIN_TOKEN,
   };
   return { features, stop: producer.stop };
 }

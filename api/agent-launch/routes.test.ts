@@ -6,7 +6,7 @@ import { requestAs } from "../testing/client.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 // The launch and its dry run up to the body: the order of the checks and the launch's own
-// error object (api/AGENT.md "Errors"). The launch itself is test/launch/launch.test.ts.
+// error object (api/AGENT.md "Errors"). The launch itself is test/launch/launch.suite.ts.
 
 let db: TestDatabase;
 let app: App;
@@ -115,6 +115,29 @@ describe.each(["/v2/agents/launch", "/v2/agents/launch/preview"])("POST %s", (pa
     for (let i = 0; i < 4; i++) statuses.push((await post({ key: a.apiKey, type: json })).status);
     // The fourth is over the budget of 3 however bad its body.
     expect(statuses).toEqual([400, 400, 400, 429]);
+  });
+
+  it("an Authorization header that is not `Bearer <key>` is 401 with WWW-Authenticate (RFC 6750)", async () => {
+    const a = await freshAgent();
+    const body = JSON.stringify(launchBody(a.agentId));
+    for (const authorization of [a.apiKey, `Basic ${a.apiKey}`, "Bearer", `Bearer ${a.apiKey} x`]) {
+      const res = await requestAs(app, path, {
+        init: { method: "POST", headers: { authorization, "content-type": json }, body },
+      });
+      const got = (await res.json()) as Record<string, unknown>;
+      expect(t.check(path, res.status, got, "post")).toEqual([]);
+      expect({ status: res.status, error: got.error }).toEqual({
+        status: 401,
+        error: "AGENT_AUTH_INVALID",
+      });
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="invalid_request"/);
+    }
+    // The other 401s name the scheme too; a valid Bearer key passes to the body's checks.
+    const missing = await requestAs(app, path, { init: { method: "POST" } });
+    expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer realm=/);
+    const unknown = await post({ key: "agk_unknown", type: json, body });
+    expect(unknown.status).toBe(401);
+    expect((await post({ key: a.apiKey, type: json, body })).status).toBe(400);
   });
 
   it("a body over the limit is 413 once the key is checked", async () => {

@@ -66,6 +66,7 @@ export async function launchAgent(
       message: "agentId is not the agent this key belongs to",
     });
   }
+  let retried = false;
   if (p.idempotencyKey) {
     const [seen] = await sql<
       { status: number | null; body: LaunchAnswer["body"] | null; existed: boolean }[]
@@ -76,19 +77,27 @@ export async function launchAgent(
     if (seen?.body && seen.status)
       return { status: seen.status as LaunchAnswer["status"], body: seen.body };
     // A retry of a request still in flight waits for the same saga instead of starting one;
-    // after a transient failure (nothing stored) it starts a new attempt below.
-    if (seen?.existed) {
+    // after a transient failure (nothing stored) it starts a new attempt below. So does a retry
+    // whose first try failed before it made a saga (the database restarted under it): waiting
+    // for a saga that will never exist answered 503 to every retry of that key.
+    retried = seen?.existed === true;
+    if (retried) {
       const [saga] = await sql<{ status: string }[]>`
         select status from app.launch_sagas where agent_id = ${body.agentId}`;
-      if (saga?.status !== "failed")
+      if (saga && saga.status !== "failed")
         return remember(d, body.agentId, p.idempotencyKey, await waitForSaga(d, body.agentId));
     }
   }
-  const answer = await startLaunch(d, body);
+  const answer = await startLaunch(d, body, retried);
   return p.idempotencyKey ? remember(d, body.agentId, p.idempotencyKey, answer) : answer;
 }
 
-async function startLaunch(d: LaunchDeps, body: LaunchRequestBody): Promise<LaunchAnswer> {
+/** `retried`: another try of this Idempotency-Key came first; it joins the saga that one started. */
+async function startLaunch(
+  d: LaunchDeps,
+  body: LaunchRequestBody,
+  retried = false,
+): Promise<LaunchAnswer> {
   const { sql } = d;
   const [existing] = await sql<
     { status: string }[]
@@ -113,8 +122,12 @@ async function startLaunch(d: LaunchDeps, body: LaunchRequestBody): Promise<Laun
       create_signature = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.create_signature end
     where app.launch_sagas.status = 'failed'
     returning agent_id`;
-  if (!claimed)
+  if (!claimed) {
+    // Two tries of one key at once, both past the check above: the one that lost the claim
+    // answers with the saga the other started (a 409 stored for the key would hide its result).
+    if (retried) return waitForSaga(d, body.agentId);
     return err(409, "AGENT_ALREADY_LAUNCHED", "this agent has launched or a launch is in progress");
+  }
   await sql`update app.agents set status = 'pending' where agent_id = ${body.agentId} and token_address is null`;
   try {
     await d.enqueue(body.agentId);

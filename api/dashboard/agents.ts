@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { DashboardAgent } from "../../lib/dashboard/read.ts";
+import { parseDec, toDecString } from "../../lib/agents/decimal.ts";
+import type { DashboardAgent } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
-import { isMissingRelation, view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
@@ -19,11 +19,18 @@ import {
   offsetList,
   okEnvelope,
 } from "../http/schemas.ts";
+import { readViews } from "../http/views.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
-import { DashboardDetailFields } from "./schemas.ts";
-
-const AGENT_STATUS = ["pending", "active", "graduated", "failed"] as const;
+import {
+  AGENT_SORTS,
+  AGENT_STATUS,
+  type AgentRow,
+  countAgents,
+  selectAgents,
+} from "./agent-query.ts";
+import { DashboardDetailFields, UsdDecimal } from "./schemas.ts";
+import { readTaxIncome, TaxIncome } from "./tax-income.ts";
 
 export const AgentSummary = z
   .object({
@@ -33,6 +40,27 @@ export const AgentSummary = z
     tokenAddress: Address,
     status: z.enum(AGENT_STATUS),
     agentPageUrl: z.url(),
+    launchedAt: IsoTime.nullable(),
+    ageSeconds: z.number().int().nonnegative().nullable().openapi({
+      description: "Seconds since launchedAt, at the server's clock when the answer was read",
+    }),
+    treasuryUsd: UsdDecimal.nullable().openapi({
+      description: "The treasury Safe's holdings in USD, as of `runwayAsOf` (null before valued)",
+    }),
+    monthlyBurnUsd: UsdDecimal.nullable().openapi({
+      description: "Monthly burn (GET /v2/agents/{agent}/burn-rate's `monthlyUsd`) at that time",
+    }),
+    runwayDays: UsdDecimal.nullable().openapi({
+      description:
+        "treasuryUsd / monthlyBurnUsd × 30, rounded down as on /burn-rate; null when nothing burns or before valued",
+    }),
+    runwayAsOf: z
+      .object({ block: z.string().regex(/^[0-9]+$/), time: IsoTime })
+      .nullable()
+      .openapi({
+        description:
+          "The indexed block the treasury was valued at and when: the NAV snapshot job values every agent each minute",
+      }),
   })
   .openapi("AgentSummary");
 
@@ -43,7 +71,7 @@ export const AgentDetail = AgentSummary.extend({
   treasuryAddress: Address.nullable(),
   eip8004TokenId: z.string().nullable(),
   launchpadUrl: z.url(),
-  launchedAt: IsoTime.nullable(),
+  taxIncome: TaxIncome.nullable(),
   ...DashboardDetailFields,
 }).openapi("AgentDetail");
 
@@ -51,11 +79,22 @@ const listRoute = createRoute({
   method: "get",
   path: "/v2/agents",
   tags: ["agents"],
-  summary: "Agents launched through the service, newest first",
+  summary: "Agents launched through the service, with their runway; sortable",
   description:
     "Only agents that have a token address are listed. `status` is `pending` until the indexer has the token, then `active`, `graduated` once it trades on the DEX; `failed` launches keep that status.",
   request: {
     query: OffsetQuery.extend({
+      sort: z
+        .enum(AGENT_SORTS, { error: `must be one of ${AGENT_SORTS.join(", ")}` })
+        .default("launchedAt")
+        .openapi({
+          description:
+            "`launchedAt` (newest first when desc), `age` (oldest first when desc), `name`, `ticker`, `treasuryUsd`, `monthlyBurnUsd`, `runwayDays`. Agents without the figure come last in either order; ties by agentId.",
+        }),
+      order: z
+        .enum(["desc", "asc"], { error: "must be desc or asc" })
+        .default("desc")
+        .openapi({ description: "desc (largest, newest or oldest for `age`) or asc" }),
       status: z
         .enum(AGENT_STATUS, { error: `must be one of ${AGENT_STATUS.join(", ")}` })
         .optional(),
@@ -89,65 +128,9 @@ const detailRoute = createRoute({
   },
 });
 
-type AgentRow = {
-  agent_id: string;
-  name: string;
-  ticker: string;
-  token_address: string;
-  status: (typeof AGENT_STATUS)[number];
-  description: string;
-  image_url: string;
-  wallet_address: string | null;
-  treasury_address: string | null;
-  eip8004_token_id: string | null;
-  launched_at: Date | null;
-  total: string;
-};
+const usdOrNull = (v: string | null) => (v === null ? null : toDecString(parseDec(v)));
 
-type Filter = {
-  status?: string;
-  featured?: boolean;
-  token?: string;
-  limit: number;
-  offset: number;
-};
-
-/**
- * Agents with their status as the chain says it: the stored status, moved on to `active` once
- * the indexer has the token on its curve and to `graduated` once it left the curve. While the
- * views are not published yet, the stored status is all there is.
- */
-async function selectAgents(sql: Sql, schema: string, f: Filter): Promise<AgentRow[]> {
-  const run = (joined: boolean) => sql<AgentRow[]>`
-    with a as (
-      select a.*, ${joined ? liveStatus(sql) : sql`a.status`} as live_status
-      from app.agents a
-      ${joined ? sql`left join ${view(sql, schema, "token")} t on t.address = a.token_address` : sql``}
-      where a.token_address is not null
-        ${f.token ? sql`and a.token_address = ${f.token}` : sql``}
-        ${f.featured === undefined ? sql`` : sql`and a.featured = ${f.featured}`}
-    )
-    select a.*, a.live_status as status, count(*) over () as total from a
-    where ${f.status ? sql`a.live_status = ${f.status}` : sql`true`}
-    order by a.launched_at desc nulls last, a.agent_id
-    limit ${f.limit} offset ${f.offset}`;
-  try {
-    return await run(true);
-  } catch (error) {
-    if (!isMissingRelation(error)) throw error;
-    return run(false);
-  }
-}
-
-function liveStatus(sql: Sql) {
-  return sql`case
-    when a.status in ('failed', 'graduated') then a.status
-    when t.status::text = 'graduated' then 'graduated'
-    when t.status::text = 'curve' then 'active'
-    else a.status end`;
-}
-
-function summary(r: AgentRow, s: ApiSettings) {
+function summary(r: AgentRow, s: ApiSettings, now: number) {
   return {
     agentId: r.agent_id,
     name: r.name,
@@ -155,6 +138,17 @@ function summary(r: AgentRow, s: ApiSettings) {
     tokenAddress: r.token_address,
     status: r.status,
     agentPageUrl: `${s.webUrl}/agent/${r.token_address}`,
+    launchedAt: r.launched_at?.toISOString() ?? null,
+    ageSeconds: r.launched_at
+      ? Math.max(0, Math.floor((now - r.launched_at.getTime()) / 1000))
+      : null,
+    treasuryUsd: usdOrNull(r.treasury_usd),
+    monthlyBurnUsd: usdOrNull(r.monthly_burn_usd),
+    runwayDays: usdOrNull(r.runway_days),
+    runwayAsOf:
+      r.runway_block !== null && r.runway_at
+        ? { block: r.runway_block, time: r.runway_at.toISOString() }
+        : null,
   };
 }
 
@@ -174,19 +168,15 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
     const q = c.req.valid("query");
     const state = await d.reads.tracker.current();
     const read = async () => {
-      const rows = await selectAgents(d.sql, schema, q);
-      // A page past the end has no row to carry the total: count again.
-      const total = rows[0]
-        ? Number(rows[0].total)
-        : q.offset > 0
-          ? Number(
-              (await selectAgents(d.sql, schema, { ...q, limit: 1, offset: 0 }))[0]?.total ?? 0,
-            )
-          : 0;
+      const [rows, total] = await Promise.all([
+        selectAgents(d.sql, schema, q),
+        countAgents(d.sql, schema, q),
+      ]);
+      const now = Date.now();
       return {
         ok: true as const,
         data: {
-          items: rows.map((r) => summary(r, d.settings)),
+          items: rows.map((r) => summary(r, d.settings, now)),
           total,
           limit: q.limit,
           offset: q.offset,
@@ -202,19 +192,23 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
       ? await selectAgents(d.sql, schema, { token: agent.tokenAddress, limit: 1, offset: 0 })
       : [];
     if (!r) throw new HttpError("not_found", { message: `no agent ${agent.agentId} has a token` });
-    const extra = await d.detail(agent);
+    const wallets = [r.treasury_address, r.wallet_address].filter((w) => w !== null);
+    const [extra, taxIncome] = await Promise.all([
+      d.detail(agent),
+      readViews(() => readTaxIncome(d.sql, schema, wallets)),
+    ]);
     return c.json(
       {
         ok: true as const,
         data: {
-          ...summary(r, d.settings),
+          ...summary(r, d.settings, Date.now()),
           description: r.description,
           imageUrl: r.image_url,
           walletAddress: r.wallet_address,
           treasuryAddress: r.treasury_address,
           eip8004TokenId: r.eip8004_token_id === null ? null : String(r.eip8004_token_id),
           launchpadUrl: d.settings.launchpadTokenUrl.replace("{address}", r.token_address),
-          launchedAt: r.launched_at?.toISOString() ?? null,
+          taxIncome: taxIncome ?? null,
           ...extra,
         },
       },

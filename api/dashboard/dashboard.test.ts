@@ -1,9 +1,9 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDec } from "../../lib/agents/decimal.ts";
 import { createAgent, rotateKey } from "../../lib/agents/keys.ts";
-import { parseDec } from "../../lib/dashboard/decimal.ts";
-import { burnRate } from "../../lib/dashboard/read.ts";
-import { featureAgent } from "../../lib/dashboard/records.ts";
+import { burnRate } from "../../lib/agents/read.ts";
+import { featureAgent } from "../../lib/agents/records.ts";
 import { insertAgentEvents } from "../../lib/events/store.ts";
 import { createApp } from "../app.ts";
 import { defaultApiSettings } from "../settings.ts";
@@ -64,10 +64,8 @@ beforeAll(async () => {
     sql: db.sql,
     settings: defaultApiSettings(),
     headBlock: async () => undefined,
-    launch: {
-      launch: {} as never,
-      adminToken: ADMIN,
-    },
+    adminToken: ADMIN,
+    launch: { launch: {} as never },
   });
   check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
   for (let i = 1; i <= 6; i++) {

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { ChainReader } from "../../lib/dashboard/chain-reader.ts";
-import { parseDec } from "../../lib/dashboard/decimal.ts";
-import { bnbUsdAt, bscWalletHoldings } from "../../lib/dashboard/holdings.ts";
-import { readNavHistory } from "../../lib/dashboard/nav.ts";
-import { burnRate, type DashboardAgent, walletInventory } from "../../lib/dashboard/read.ts";
-import { indexedHead, valueAgent } from "../../lib/dashboard/valuation.ts";
+import type { ChainReader } from "../../lib/agents/chain-reader.ts";
+import { parseDec } from "../../lib/agents/decimal.ts";
+import { bnbUsdAt, bscWalletHoldings } from "../../lib/agents/holdings.ts";
+import { readNavHistory } from "../../lib/agents/nav.ts";
+import { burnRate, type DashboardAgent, walletInventory } from "../../lib/agents/read.ts";
+import { indexedHead, valueAgent } from "../../lib/agents/valuation.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
@@ -19,7 +19,7 @@ import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
-import { BurnRate, Holdings, NavPoint, SocialStats, WalletWithBalances } from "./schemas.ts";
+import { BurnRate, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
 
 const params = AgentParams;
 const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
@@ -87,11 +87,6 @@ const burnRoute = route(
   "Burn line items, monthly USD total and runway in days",
   BurnRate,
   "Fixed items as configured; usage-based items from the last 30 days of `inference.spent` events. Runway = treasury USD (all holdings) / monthly burn × 30, rounded down; null when nothing burns.",
-);
-const socialRoute = route(
-  "/social-stats",
-  "Follower count and recent posts (cached by the social poller)",
-  SocialStats,
 );
 const walletsRoute = route(
   "/wallets",
@@ -183,25 +178,6 @@ export function registerDashboardReads(app: OpenAPIHono<AppEnv>, d: DashboardRea
       {
         ok: true as const,
         data: { ...b, treasuryUsd, holdingsUsd: v.totalUsd, treasuryAsOf: v.asOf },
-      },
-      200,
-    );
-  });
-
-  app.openapi({ ...socialRoute, middleware }, async (c) => {
-    const a = agentOf(c);
-    const [r] = await d.sql<
-      { follower_count: number; posts: Record<string, unknown>[]; cached_at: Date }[]
-    >`select follower_count, posts, cached_at from app.agent_social_cache
-      where agent_id = ${a.agentId}`;
-    return c.json(
-      {
-        ok: true as const,
-        data: {
-          followerCount: r?.follower_count ?? null,
-          posts: r?.posts ?? [],
-          cachedAt: r?.cached_at.toISOString() ?? null,
-        },
       },
       200,
     );

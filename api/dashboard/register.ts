@@ -1,10 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { type ChainReader, createChainReader } from "../../lib/dashboard/chain-reader.ts";
-import {
-  type DashboardAgent,
-  dashboardRecords,
-  walletInventory,
-} from "../../lib/dashboard/read.ts";
+import { type ChainReader, createChainReader } from "../../lib/agents/chain-reader.ts";
+import { type DashboardAgent, dashboardRecords, walletInventory } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { isMissingRelation } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
@@ -12,6 +8,7 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
 import { registerAgents } from "./agents.ts";
 import { registerDashboardReads } from "./reads.ts";
+import { registerSocialReads } from "./social.ts";
 import { registerDashboardWrites } from "./writes.ts";
 
 /** The signer's active policy of a steward wallet; null when it has none. Throws when down. */
@@ -73,6 +70,7 @@ export function registerDashboard(app: OpenAPIHono<AppEnv>, d: DashboardDeps) {
   const chain = d.features?.chain ?? (rpc ? createChainReader(rpc) : undefined);
   registerDashboardWrites(app, { sql: d.sql, adminToken: d.adminToken });
   registerDashboardReads(app, { sql: d.sql, settings: d.settings, chain });
+  registerSocialReads(app, { sql: d.sql, reads: d.reads });
 
   const detail = async (a: DashboardAgent) => {
     const [records, wallets, identity, policy] = await Promise.all([

@@ -249,13 +249,46 @@ export const BurnRate = z
   })
   .openapi("BurnRate");
 
+const Count = z.number().int().nonnegative();
+
+export const PostEngagement = z
+  .object({
+    likeCount: Count,
+    replyCount: Count,
+    repostCount: Count,
+    quoteCount: Count,
+    impressionCount: Count.nullable().openapi({ description: "null when X gave none" }),
+    countedAt: IsoTime.openapi({ description: "When the social poller read these counts" }),
+  })
+  .openapi("PostEngagement");
+
+export const SocialPost = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    createdAt: IsoTime.nullable(),
+    url: z.string(),
+    engagement: orNull(PostEngagement).openapi({
+      description: "X's public_metrics of the post as last polled; null before the first count",
+    }),
+  })
+  .openapi("SocialPost");
+
 export const SocialStats = z
   .object({
     followerCount: z.number().int().nullable(),
-    posts: z.array(z.record(z.string(), z.unknown())),
+    posts: z.array(SocialPost),
     cachedAt: IsoTime.nullable(),
   })
   .openapi("SocialStats");
+
+export const FollowerPoint = z
+  .object({
+    hour: IsoTime,
+    followerCount: Count,
+    polledAt: IsoTime.openapi({ description: "The poll whose count this is: the hour's last" }),
+  })
+  .openapi("FollowerPoint");
 
 export const WalletWithBalances = RegisteredWallet.extend({
   balances: orNull(SourceHoldings),

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { dashboardRecords, walletInventory } from "../../lib/dashboard/read.ts";
+import { dashboardRecords, walletInventory } from "../../lib/agents/read.ts";
 import {
   addApp,
   addWallet,
@@ -8,7 +8,7 @@ import {
   putPersona,
   removeApp,
   removeWallet,
-} from "../../lib/dashboard/records.ts";
+} from "../../lib/agents/records.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";

@@ -2,6 +2,7 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
+  InsufficientFundsError,
   isAddress,
   type PublicClient,
   zeroAddress,
@@ -42,21 +43,28 @@ type Call = {
  */
 export async function previewLaunch(p: PreviewParameters) {
   const { client } = p;
-  const block = await client.getBlock({ blockTag: "latest" });
+  // Reads that fail here are the chain's outage (503); what the bundle asks is judged below.
+  const block = await chainRead(() => client.getBlock({ blockTag: "latest" }));
   const at = { blockNumber: block.number } as const;
   const vault = await findVault(p, block.number);
   const v = { address: vault, abi: launchVaultAbi, ...at } as const;
-  const [totalDeposited, closeTimestamp, tier, existing] = await Promise.all([
-    client.readContract({ ...v, functionName: "totalDeposited" }),
-    client.readContract({ ...v, functionName: "closeTimestamp" }),
-    client.readContract({ ...v, functionName: "tier" }),
-    Promise.all(
-      [...new Set(p.deposits.map((x) => x.account))].map(
-        async (a) =>
-          [a, await client.readContract({ ...v, functionName: "deposits", args: [a] })] as const,
+  const unique = [...new Set(p.deposits.map((x) => x.account))];
+  const [totalDeposited, closeTimestamp, tier, existing, balances] = await chainRead(() =>
+    Promise.all([
+      client.readContract({ ...v, functionName: "totalDeposited" }),
+      client.readContract({ ...v, functionName: "closeTimestamp" }),
+      client.readContract({ ...v, functionName: "tier" }),
+      Promise.all(
+        unique.map(
+          async (a) =>
+            [a, await client.readContract({ ...v, functionName: "deposits", args: [a] })] as const,
+        ),
       ),
-    ),
-  ]);
+      Promise.all(
+        unique.map(async (a) => [a, await client.getBalance({ address: a, ...at })] as const),
+      ),
+    ]),
+  );
   const first = (p.deposits[0] as { account: Address }).account;
   const accounts = existing.map(([a]) => a);
   const deposits: Call[] = p.deposits.map((x) => ({
@@ -65,6 +73,16 @@ export async function previewLaunch(p: PreviewParameters) {
     value: BigInt(x.amountWei),
     functionName: "deposit",
   }));
+  // A deposit its account cannot pay (after its earlier ones in the bundle) is the caller's
+  // problem, reported as its step's error like a vault revert; eth_simulateV1 would refuse the
+  // whole bundle for it instead.
+  const left = new Map(balances);
+  const payable = deposits.map((d) => {
+    const have = left.get(d.from) ?? 0n;
+    if (d.value > have) return false;
+    left.set(d.from, have - d.value);
+    return true;
+  });
   const later: Call[] = [];
   const step = (functionName: Call["functionName"], from: Address = first) =>
     later.push({ call: functionName, from, value: 0n, functionName });
@@ -75,7 +93,7 @@ export async function previewLaunch(p: PreviewParameters) {
     step("enableRefund");
     for (const a of accounts) step("refund", a);
   }
-  const bundleTotal = deposits.reduce((s, d) => s + d.value, 0n);
+  const bundleTotal = deposits.reduce((s, d, i) => s + (payable[i] ? d.value : 0n), 0n);
   // Refund needs the raise below the minimum, or the execute window gone by.
   const refundLate = p.action === "refund" && totalDeposited + bundleTotal >= tier.minRaise;
   const laterTime = BigInt(closeTimestamp) + (refundLate ? EXECUTE_WINDOW : 0n) + 1n;
@@ -86,12 +104,13 @@ export async function previewLaunch(p: PreviewParameters) {
     functionName: c.functionName,
     value: c.value,
   });
+  const simulated = deposits.filter((_, i) => payable[i]);
   let blocks: Awaited<ReturnType<typeof client.simulateBlocks>>;
   try {
     blocks = await client.simulateBlocks({
       ...at,
       blocks: [
-        { calls: deposits.map(toCall) as never },
+        { calls: simulated.map(toCall) as never },
         ...(later.length
           ? [
               {
@@ -105,12 +124,27 @@ export async function previewLaunch(p: PreviewParameters) {
       ],
     });
   } catch (error) {
+    // Balances were checked above; a refusal for funds left is still the bundle's, not an outage.
+    if (error instanceof BaseError && error.walk((x) => x instanceof InsufficientFundsError)) {
+      throw new HttpError("validation_failed", {
+        message: `an account of the bundle cannot pay its calls: ${error.shortMessage}`,
+        details: [{ path: "deposits", message: "an account's balance is below what it sends" }],
+        cause: error,
+      });
+    }
     throw new HttpError("unavailable", {
       message: `the chain could not simulate the bundle: ${error instanceof BaseError ? error.shortMessage : "RPC error"}`,
+      headers: { "Retry-After": String(CHAIN_RETRY_AFTER_SECONDS) },
       cause: error,
     });
   }
-  const results = blocks.flatMap((b) => b.calls);
+  const ran = blocks.flatMap((b) => b.calls);
+  // Each call's result, with `undefined` for a deposit its account cannot pay (not simulated).
+  let next = 0;
+  const results = [
+    ...deposits.map((_, i) => (payable[i] ? ran[next++] : undefined)),
+    ...ran.slice(next),
+  ];
   const all = [...deposits, ...later];
   const steps = all.map((c, i) => {
     const r = results[i];
@@ -121,7 +155,7 @@ export async function previewLaunch(p: PreviewParameters) {
       valueWei: c.value.toString(),
       ok,
       gas: (r?.gasUsed ?? 0n).toString(),
-      error: ok ? null : errorText(r?.error),
+      error: ok ? null : i < deposits.length && !payable[i] ? INSUFFICIENT : errorText(r?.error),
     };
   });
   // Only deposits that would succeed count towards the prediction.
@@ -184,6 +218,23 @@ async function findVault(p: PreviewParameters, blockNumber: bigint): Promise<Add
 
 /** `Retry-After` (seconds) when the RPC fails while a preview reads the vault. */
 const CHAIN_RETRY_AFTER_SECONDS = 2;
+
+/** The step error of a deposit larger than what its account holds (named like the vault's). */
+const INSUFFICIENT = "InsufficientBalance";
+
+/** A read of the chain; its failure is an outage of the chain, 503 with Retry-After. */
+async function chainRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError("unavailable", {
+      message: "the chain could not be read; retry shortly",
+      headers: { "Retry-After": String(CHAIN_RETRY_AFTER_SECONDS) },
+      cause: error,
+    });
+  }
+}
 
 function errorText(e: unknown): string {
   if (!e) return "failed";

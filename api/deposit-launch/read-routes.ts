@@ -4,6 +4,7 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
@@ -20,6 +21,7 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import type { ApiSettings } from "../settings.ts";
+import { depositPosition, PositionFields, type PositionRow } from "./position.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
 
@@ -60,7 +62,11 @@ export const Depositor = z
 
 export const UserLaunch = Launch.extend({
   created: z.boolean().openapi({ description: "The user created this launch" }),
-  principal: Wei.openapi({ description: "What the user deposited (0 if none)" }),
+  deposited: Wei.openapi({ description: "BNB the user ever deposited into it (sum of Deposited)" }),
+  withdrawn: Wei.openapi({
+    description: "BNB the user withdrew while it was open (sum of Withdrew)",
+  }),
+  ...PositionFields,
 }).openapi("UserLaunch");
 
 const LaunchId = z
@@ -126,7 +132,9 @@ const userRoute = createRoute({
   method: "get",
   path: "/v2/users/{address}/launches",
   tags: ["launches"],
-  summary: "Launches a user created or deposited into, newest first",
+  summary: "Launches a user created or deposited into, newest first, with the user's position",
+  description:
+    "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
   responses: {
     200: jsonResponse(
@@ -187,6 +195,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
   const { sql } = d;
   const launches = view(sql, d.settings.viewsSchema, "launch");
   const depositors = view(sql, d.settings.viewsSchema, "depositor");
+  const events = view(sql, d.settings.viewsSchema, "launch_event");
   const byId = (id: string) =>
     id.startsWith("0x") ? sql`vault = ${id}` : sql`id = ${id}::numeric`;
   const findLaunch = async (id: string) => {
@@ -243,22 +252,44 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
   app.openapi(userRoute, async (c) => {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
-    const indexedBlock = await stamp(c);
-    const from = sql`from ${launches} l
-      left join ${depositors} dp on dp.vault = l.vault and dp.account = ${address}
-      where l.creator = ${address} or dp.account is not null`;
-    const data = await listPage(
-      sql<Row[]>`select l.*, coalesce(dp.principal, 0) as principal ${from}
-        order by l.created_block desc, l.id desc limit ${q.limit} offset ${q.offset}`,
-      sql<Row[]>`select count(*) as total ${from}`,
-      (r) => ({
-        ...toLaunch(r),
-        created: r.creator === address,
-        principal: dec(r.principal as string),
-      }),
-      q,
-    );
-    return c.json({ ok: true as const, data: { ...data, indexedBlock } }, 200);
+    // Cached per indexed generation (the answer reads only the views), as the lists are.
+    const state = await d.reads.tracker.current();
+    const read = async () => {
+      // Deposited and withdrawn are the vault's events (the depositor row keeps their difference).
+      // The user's vaults through the creator and account indexes, then each launch by its key:
+      // the cost is the user's launches, not every launch (an `or` across the join scans all).
+      const from = sql`from (select vault from ${launches} where creator = ${address}
+        union select vault from ${depositors} where account = ${address}) mine
+      join ${launches} l on l.vault = mine.vault
+      left join ${depositors} dp on dp.vault = l.vault and dp.account = ${address}`;
+      const data = await listPage(
+        sql<Row[]>`with page as (select l.*, dp.principal, dp.claimed, dp.refunded ${from}
+          order by l.created_block desc, l.id desc limit ${q.limit} offset ${q.offset}),
+        flows as (select e.vault,
+            coalesce(sum(e.amount) filter (where e.kind = 'deposited'), 0) as deposited,
+            coalesce(sum(e.amount) filter (where e.kind = 'withdrew'), 0) as withdrawn
+          from ${events} e where e.account = ${address}
+            and e.vault in (select vault from page) group by e.vault)
+        select page.*, coalesce(f.deposited, 0) as deposited, coalesce(f.withdrawn, 0) as withdrawn
+        from page left join flows f on f.vault = page.vault
+        order by page.created_block desc, page.id desc`,
+        sql<Row[]>`select count(*) as total ${from}`,
+        (r) => ({
+          ...toLaunch(r),
+          created: r.creator === address,
+          deposited: dec(r.deposited as string),
+          withdrawn: dec(r.withdrawn as string),
+          ...depositPosition(r as unknown as PositionRow),
+        }),
+        q,
+      );
+      return { ok: true as const, data: { ...data, indexedBlock: state.block } };
+    };
+    return sendCached(
+      c,
+      await readViews(() => d.reads.cache.get(c.req.url, state, read)),
+      REVALIDATE,
+    ) as never;
   });
 }
 

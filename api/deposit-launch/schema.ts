@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Address, AddressInput, IsoTime, TxHash, Wei } from "../http/schemas.ts";
+import { PositionFields } from "./position.ts";
 
 const httpsUrl = (hosts: string[], what: string) =>
   z
@@ -114,12 +115,6 @@ export const MyDeposit = z
     symbol: z.string().nullable(),
     status: z.enum(["open", "closed", "launched", "refund"]),
     token: Address.nullable(),
-    principal: Wei,
-    claimed: Wei.openapi({ description: "Tokens claimed" }),
-    claimable: Wei.openapi({ description: "Tokens claimable now (launched, not yet claimed)" }),
-    refunded: Wei,
-    refundable: Wei.openapi({
-      description: "BNB refundable now (refund enabled, not yet refunded)",
-    }),
+    ...PositionFields,
   })
   .openapi("MyDeposit");

@@ -16,6 +16,7 @@ import { readViews } from "../http/views.ts";
 import { sameOrigin } from "../middleware/same-origin/index.ts";
 import { requireSession, siweSession } from "../middleware/session/index.ts";
 import { createDepositLaunch, type DepositLaunchDeps } from "./create.ts";
+import { depositPosition, type PositionRow } from "./position.ts";
 import { previewLaunch } from "./preview.ts";
 import {
   CreatedLaunch,
@@ -158,29 +159,15 @@ export function registerLaunchWrites(app: OpenAPIHono<AppEnv>, d: LaunchWriteDep
         sql<{ total: string }[]>`select count(*) as total ${from}`,
       ]),
     );
-    const items = rows.map((x) => {
-      const principal = BigInt(x.principal as string);
-      const total = BigInt(x.total_deposited as string);
-      const claimable =
-        x.status === "launched" && BigInt(x.claimed as string) === 0n && total > 0n
-          ? (BigInt(x.tokens_for_depositors ?? "0") * principal) / total
-          : 0n;
-      const refundable =
-        x.status === "refund" && BigInt(x.refunded as string) === 0n ? principal : 0n;
-      return {
-        launchId: dec(x.id as string),
-        vault: x.vault as string,
-        name: x.name ?? null,
-        symbol: x.symbol ?? null,
-        status: x.status as "open" | "closed" | "launched" | "refund",
-        token: x.token ?? null,
-        principal: principal.toString(),
-        claimed: dec(x.claimed as string),
-        claimable: claimable.toString(),
-        refunded: dec(x.refunded as string),
-        refundable: refundable.toString(),
-      };
-    });
+    const items = rows.map((x) => ({
+      launchId: dec(x.id as string),
+      vault: x.vault as string,
+      name: x.name ?? null,
+      symbol: x.symbol ?? null,
+      status: x.status as "open" | "closed" | "launched" | "refund",
+      token: x.token ?? null,
+      ...depositPosition(x as PositionRow),
+    }));
     return c.json(
       {
         ok: true as const,

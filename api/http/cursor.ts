@@ -33,3 +33,20 @@ export function decodeCursor(cursor: string): ChainPosition {
   }
   return { blockNumber: BigInt(m[1]), logIndex: Number(m[2]) };
 }
+
+/**
+ * One page of rows read with `limit + 1` (the extra row only says that a next page exists),
+ * and the cursor of its last row, or null on the last page.
+ *
+ * @example
+ * const { page, nextCursor } = pageOf(rows, q.limit, (last) => encodeCursor(last));
+ */
+export function pageOf<T>(
+  rows: readonly T[],
+  limit: number,
+  cursorOf: (last: T) => string,
+): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}

@@ -2,17 +2,10 @@
 // costs one indexed query and one string, not 300 row objects, 2,400 BigInts and a stringify.
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
-import type { Interval } from "../../lib/market/candles.ts";
+import type { ReadCandlesParameters } from "./candles.ts";
 
-export type ChartItemsJsonParameters = {
-  address: string;
-  interval: Interval;
-  currency: "bnb" | "usd";
-  /** Bucket starts, inclusive. */
-  from?: number;
-  to?: number;
-  limit: number;
-};
+/** As `readCandles` reads, without gap filling (nor the chain time gap filling runs up to). */
+export type ChartItemsJsonParameters = Omit<ReadCandlesParameters, "fill" | "now">;
 
 export type ChartItemsJsonReturnType = {
   /** False when no token `address` is indexed. */

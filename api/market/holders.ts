@@ -3,6 +3,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
+import { pageOf } from "../http/cursor.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
@@ -121,12 +122,9 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
       ]);
       if (!tok) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
       const supply = BigInt(tok.total_supply);
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > q.limit && last
-          ? Buffer.from(JSON.stringify({ b: last.balance, a: last.account })).toString("base64url")
-          : null;
+      const { page, nextCursor } = pageOf(rows, q.limit, (last) =>
+        Buffer.from(JSON.stringify({ b: last.balance, a: last.account })).toString("base64url"),
+      );
       const items = page.map((r) => ({
         account: r.account,
         balance: r.balance,

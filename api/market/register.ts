@@ -3,16 +3,18 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
+import { registerAllTrades } from "./all-trades.ts";
 import { registerChart } from "./chart.ts";
 import { registerHolders } from "./holders.ts";
 import { createRankings } from "./ranking.ts";
+import { registerStats } from "./stats.ts";
 import { registerTokens } from "./tokens.ts";
 import { registerTrades } from "./trades.ts";
 import { registerUdf } from "./udf.ts";
 
 /**
- * The market reads: tokens and their rankings, trades, chart, holders and the TradingView UDF
- * feed, all from the indexer's views through the process's shared read cache.
+ * The market reads: platform stats, tokens and their rankings, trades (per token and across
+ * all), chart, holders and the TradingView UDF feed, all from the indexer's views through the process's shared read cache.
  */
 export function registerMarket(
   app: OpenAPIHono<AppEnv>,
@@ -21,6 +23,8 @@ export function registerMarket(
   const rankings = createRankings(d.sql, d.settings.viewsSchema);
   registerTokens(app, { ...d, rankings });
   registerTrades(app, d);
+  registerAllTrades(app, d);
+  registerStats(app, d);
   registerChart(app, d);
   registerHolders(app, d);
   registerUdf(app, d);

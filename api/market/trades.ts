@@ -3,7 +3,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
@@ -97,15 +97,7 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
           ${after ? sql`and (token, block_number, log_index) < (${address}, ${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
       ]);
-      const page = rows.slice(0, q.limit);
-      const last = page.at(-1);
-      const nextCursor =
-        rows.length > q.limit && last
-          ? encodeCursor({
-              blockNumber: BigInt(last.block_number as string),
-              logIndex: Number(last.log_index),
-            })
-          : null;
+      const { page, nextCursor } = pageOf(rows, q.limit, tradeCursor);
       return {
         ok: true as const,
         data: { items: page.map(toTrade), nextCursor, indexedBlock: state.block },
@@ -113,6 +105,14 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
     };
     const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
     return sendCached(c, cached, REVALIDATE) as never;
+  });
+}
+
+/** The cursor after a trade row: its position in the chain's order. */
+export function tradeCursor(r: Row): string {
+  return encodeCursor({
+    blockNumber: BigInt(r.block_number as string),
+    logIndex: Number(r.log_index),
   });
 }
 

@@ -6,7 +6,7 @@ import { requestAs } from "../testing/client.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 
 // The operator key routes over a real Postgres: the token before the body, the bodies'
-// validation, and the rotate's optional body. Keys in use: test/launch/launch.test.ts.
+// validation, and the rotate's optional body. Keys in use: test/launch/launch.suite.ts.
 
 const ADMIN = "operator-token-0123456789abcdef0123456789";
 let db: TestDatabase;
@@ -16,7 +16,8 @@ let t: TestApp;
 beforeAll(async () => {
   db = await startTestDatabase();
   t = await testApp(db, {}, "test", {
-    launch: { launch: {} as never, adminToken: ADMIN },
+    adminToken: ADMIN,
+    launch: { launch: {} as never },
   });
   app = t.app;
 }, 60_000);

@@ -25,6 +25,27 @@ const DependencyCheck = z
   })
   .openapi("DependencyCheck");
 
+const SilentInstance = z
+  .object({
+    instance: z.string().openapi({ example: "worker-3f9a21c0" }),
+    host: z.string(),
+    pid: z.number().int(),
+    version: z.string(),
+    startedAt: z.string(),
+    lastBeatAt: z.string(),
+    silentSeconds: z.number().int(),
+  })
+  .openapi("SilentInstance");
+
+const RoleInstances = z
+  .object({
+    live: z.number().int().nonnegative().openapi({ description: "Instances that beat recently" }),
+    silent: z.array(SilentInstance).openapi({
+      description: "Instances silent past 30 s (crashed or cut off), until pruned after 24 h",
+    }),
+  })
+  .openapi("RoleInstances");
+
 const DeepHealthBody = z
   .object({
     ok: z.boolean().openapi({ description: "Every dependency is up" }),
@@ -35,7 +56,11 @@ const DeepHealthBody = z
         indexer: DependencyCheck.openapi({
           description: "`stale` when the index is behind the head longer than the threshold",
         }),
-        worker: DependencyCheck.openapi({ description: "From the worker's heartbeat" }),
+        worker: DependencyCheck.openapi({ description: "Up while a worker instance beats" }),
+      }),
+      instances: z.record(z.string(), RoleInstances).openapi({
+        description:
+          "Per role (api, worker, indexer): live instances counted, silent ones named. A silent instance does not fail the check while another of its role is live",
       }),
     }),
   })
@@ -91,6 +116,9 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) 
       return c.json({ ok: true as const, data }, 200);
     const h = await deepHealth(o.deep);
     if (!h.healthy) c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    return c.json({ ok: h.healthy, data: { ...data, checks: h.checks } }, h.healthy ? 200 : 503);
+    return c.json(
+      { ok: h.healthy, data: { ...data, checks: h.checks, instances: h.instances } },
+      h.healthy ? 200 : 503,
+    );
   });
 }

@@ -55,7 +55,7 @@ export type PerpsOrderParameters = {
 };
 
 /**
- * A venue order: the leverage (when asked) and one IOC order at the mark ± slippage (or the
+ * A venue order: the leverage (when asked, and not on a reduce-only close) and one IOC order at the mark ± slippage (or the
  * given limit), both judged by the service's chain before either is signed. Each allowed action
  * is signed by Steward as the venue's EIP-712 "Agent" message (`sign-typed-data`) and submitted
  * by us, the leverage first. A venue we cannot submit to is judged (and refused) all the same.
@@ -88,8 +88,10 @@ export async function placePerpsOrder(p: PerpsOrderParameters) {
   const px =
     o.limitPx ??
     wirePrice(mark * (isBuy ? 1 + ORDER_LIMITS.perpsSlippage : 1 - ORDER_LIMITS.perpsSlippage));
+  // A reduce-only order is a close: it sets no leverage (that would re-lever what stays open
+  // and be judged as an open), so a close passes under any later version (docs/policies.md).
   const actions: L1Action[] = [
-    ...(o.leverage === undefined
+    ...(o.leverage === undefined || o.reduceOnly
       ? []
       : [{ type: "updateLeverage" as const, asset: index, isCross: true, leverage: o.leverage }]),
     // Key order is part of the signed hash: a, b, p, s, r, t as the venue defines them.

@@ -105,7 +105,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
       tags: ["policy"],
       summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
       description:
-        "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first, then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
+        "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first (never on a `reduceOnly` close, which ignores it), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
       security: AGENT_KEY_SECURITY,
       // Who may trade is settled before the body is read: 401/403/404 before 400.
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken }), agentOnly] as const,
@@ -136,6 +136,14 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
           ErrorEnvelope,
         ),
         404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
+        409: jsonResponse(
+          "conflict: the agent's wallet cannot pay for the transaction (gas and value); nothing was sent",
+          ErrorEnvelope,
+        ),
+        502: jsonResponse(
+          "upstream_error: the chain refused the transaction at the signer, or the venue refused the order",
+          ErrorEnvelope,
+        ),
         503: jsonResponse(
           "The signer or the venue is unavailable; nothing was signed",
           ErrorEnvelope,

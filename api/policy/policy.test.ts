@@ -19,7 +19,8 @@ let key: string;
 beforeAll(async () => {
   db = await startTestDatabase();
   t = await testApp(db, {}, "test", {
-    launch: { launch: {} as never, adminToken: ADMIN },
+    adminToken: ADMIN,
+    launch: { launch: {} as never },
   });
   app = t.app;
   const a = await createAgent(db.sql, { name: "policy-test" });

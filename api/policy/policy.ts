@@ -1,12 +1,16 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "@hono/zod-openapi";
-import type { DashboardAgent } from "../../lib/dashboard/read.ts";
+import type { DashboardAgent } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { listAnomalies } from "../../lib/policy/anomalies.ts";
 import { PolicyRules as PolicyRulesSchema } from "../../lib/policy/model.ts";
 import { activePolicy, policyVersions, savePolicy } from "../../lib/policy/store.ts";
 import { UpstreamError } from "../../services/http.ts";
-import { type StewardClient, stewardRefusal } from "../../services/steward/client.ts";
+import {
+  type StewardClient,
+  stewardChainRefusal,
+  stewardRefusal,
+} from "../../services/steward/client.ts";
 import { type StewardRulesContext, stewardRules } from "../../services/steward/rules.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, invalidInput } from "../errors.ts";
@@ -49,7 +53,8 @@ export const PolicyVersionSchema = z
 
 /**
  * The signer's answer to a refused or failed call as the API's error: a refusal by Steward's
- * own rules names the failed rule; an unreachable signer is 503 (nothing was signed).
+ * own rules names the failed rule; a wallet that cannot pay is 409, another refusal by the chain
+ * 502; an unreachable signer is 503 (nothing was signed).
  *
  * @example
  * try { await steward.sendTransaction(...) } catch (e) { throw signerError(e); }
@@ -66,6 +71,18 @@ export function signerError(error: unknown): unknown {
       message: `${reason} (Steward transaction ${refusal.txId})`,
       details: [{ path: evaluator, message: reason }],
       reason: `steward_${evaluator.replaceAll("-", "_")}`,
+      cause: error,
+    });
+  }
+  const chain = stewardChainRefusal(error);
+  if (chain) {
+    // The chain refused the wallet's transaction at the signer: nothing was sent. A wallet
+    // that cannot pay is the agent's to fund (409); any other refusal is the chain's (502).
+    const funds = chain.reason === "insufficient_funds";
+    return new HttpError(funds ? "conflict" : "upstream_error", {
+      message: funds
+        ? "the agent's wallet cannot pay for this transaction (gas and value); fund it, then send the order again with a new Idempotency-Key; nothing was sent"
+        : `the chain refused the wallet's transaction at the signer: ${chain.message}; nothing was sent`,
       cause: error,
     });
   }

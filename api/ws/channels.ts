@@ -7,16 +7,18 @@ import {
   LAUNCH_MESSAGE_TYPES,
   launchEventItem,
   launchItem,
+  marketTradeItem,
   tradeItem,
 } from "./items.ts";
 import { positionOf, type Row, type ViewStreamSpec } from "./view-tail.ts";
 
-export const CHANNEL_KINDS = ["launch", "token", "factory", "agent"] as const;
+export const CHANNEL_KINDS = ["launch", "token", "factory", "agent", "trades"] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** Which stream each channel kind reads. */
 export const STREAM_OF: Record<ChannelKind, Stream> = {
   token: "trade",
+  trades: "trade",
   launch: "launchEvent",
   factory: "launch",
   agent: "agent",
@@ -62,6 +64,9 @@ export const VIEW_STREAMS: ViewStreamSpec[] = [
   },
 ];
 
+/** The route of the `trades` channel: every trade stream item goes to it besides its token's. */
+export const ALL_ROUTES = "*";
+
 /** A channel a client named, resolved: its canonical name and the route key of its items. */
 export type ResolvedChannel = { kind: ChannelKind; name: string; route: string; launchId?: string };
 
@@ -80,6 +85,9 @@ export async function resolveChannel(
   const id = rawId?.toLowerCase();
   if (kind === "factory") {
     return id ? "factory takes no id" : { kind, name: "factory", route: "" };
+  }
+  if (kind === "trades") {
+    return id ? "trades takes no id" : { kind, name: "trades", route: ALL_ROUTES };
   }
   if (!id) return `${kind} needs an id`;
   if (kind === "launch") {
@@ -116,6 +124,7 @@ export function chainMessage(
   let type: string;
   let data: unknown;
   if (c.kind === "token") [type, data] = ["trade", tradeItem(row)];
+  else if (c.kind === "trades") [type, data] = ["trade", marketTradeItem(row)];
   else if (c.kind === "factory") [type, data] = ["launchCreated", launchItem(row)];
   else if (c.kind === "launch") {
     const t = LAUNCH_MESSAGE_TYPES[row.kind as string];

@@ -2,9 +2,11 @@ import type { Sql } from "../../lib/db/client.ts";
 import { AGENT_EVENTS_CHANNEL } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { countWsMessage, countWsSubscription } from "../../lib/metrics/ws.ts";
+import { PERPS_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import { WS_LIMITS } from "../limits.ts";
 import { AgentTail } from "./agent-tail.ts";
 import {
+  ALL_ROUTES,
   agentMessage,
   chainMessage,
   message,
@@ -75,9 +77,12 @@ export class Hub {
     // notifies on every write. The timer covers a notification lost during a reconnect.
     const a = await this.sql.listen(`${this.schema}_live_query`, chain, chain);
     const b = await this.sql.listen(AGENT_EVENTS_CHANNEL, agents, agents);
+    // The perps poller stored a poll (or a wallet changed): a signal, not an item.
+    const c = await this.sql.listen(PERPS_CHANGED_CHANNEL, (agentId) => this.perpsChanged(agentId));
     this.unlisten.push(
       () => a.unlisten(),
       () => b.unlisten(),
+      () => c.unlisten(),
     );
     this.timer = setInterval(() => {
       chain();
@@ -161,12 +166,15 @@ export class Hub {
   private dispatchChain(stream: Stream, batch: TailBatch): void {
     if (this.channels.size === 0) return;
     const routes = this.byRoute(stream);
+    // An item goes to its own route's channel and to the channel of every route (`trades`).
+    const all = routes.get(ALL_ROUTES);
+    const targets = (route: string) => [routes.get(route), all].filter((c) => c !== undefined);
     for (const r of batch.removed) {
-      const c = routes.get(r.route);
-      if (!c) continue;
-      const back = justBefore(r.position);
-      const text = message("removed", c.resolved.name, r.ref, encodeCursor(stream, back));
-      for (const sub of c.subs) Hub.deliver(sub, { position: back, text, always: true });
+      for (const c of targets(r.route)) {
+        const back = justBefore(r.position);
+        const text = message("removed", c.resolved.name, r.ref, encodeCursor(stream, back));
+        for (const sub of c.subs) Hub.deliver(sub, { position: back, text, always: true });
+      }
     }
     if (batch.rewoundTo) {
       const to = batch.rewoundTo;
@@ -175,11 +183,23 @@ export class Hub {
           if (sub.lastSent && comparePositions(sub.lastSent, to) > 0) sub.lastSent = to;
     }
     for (const item of batch.added) {
-      const c = routes.get(item.route);
-      if (!c) continue;
-      const m = chainMessage(c.resolved, item.row, item.position);
-      if (m) for (const sub of c.subs) Hub.deliver(sub, m);
+      for (const c of targets(item.route)) {
+        const m = chainMessage(c.resolved, item.row, item.position);
+        if (m) for (const sub of c.subs) Hub.deliver(sub, m);
+      }
     }
+  }
+
+  /**
+   * Tells the agent's subscribers its perps account changed (`perps`, data `{agentId}`, no
+   * cursor: nothing to replay, the client reads GET /v2/agents/{agent}/perps again).
+   */
+  private perpsChanged(agentId: string): void {
+    const c = this.byRoute("agent").get(agentId);
+    if (!c) return;
+    const text = message("perps", c.resolved.name, { agentId }, null);
+    const m: Outgoing = { position: [0n, 0n], text, always: true };
+    for (const sub of c.subs) Hub.deliver(sub, m);
   }
 
   private dispatchAgents(added: Awaited<ReturnType<AgentTail["read"]>>["added"]): void {

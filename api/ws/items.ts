@@ -1,6 +1,7 @@
 import { feedItem } from "../../lib/events/feed-item.ts";
 import { toLaunch } from "../deposit-launch/read-routes.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
+import { toMarketTrade } from "../market/all-trades.ts";
 import { toTrade } from "../market/trades.ts";
 import type { Row } from "./view-tail.ts";
 
@@ -9,6 +10,10 @@ import type { Row } from "./view-tail.ts";
 
 /** `token.<address>` `trade`: an item of `GET /tokens/{address}/trades`. */
 export const tradeItem = (row: Row) => toTrade(row as Parameters<typeof toTrade>[0]);
+
+/** `trades` `trade`: an item of `GET /v2/trades` (a trade that names its token). */
+export const marketTradeItem = (row: Row) =>
+  toMarketTrade(row as Parameters<typeof toMarketTrade>[0]);
 
 /** `factory` `launchCreated`: an item of `GET /v2/launches`. */
 export const launchItem = (row: Row) => toLaunch(row as Parameters<typeof toLaunch>[0]);

@@ -1,24 +1,18 @@
 import { Command } from "commander";
 import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { featureAgent, MissingRecordError } from "../../lib/dashboard/records.ts";
-import { createSql, type Sql } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
-import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { featureAgent, MissingRecordError } from "../../lib/agents/records.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import { withDatabase } from "../with-database.ts";
 
 async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const sql = createSql(resolveDatabaseUrl(loadConfig()), { max: 1, appName: "launchpad-cli" });
   try {
-    await migrate(sql);
-    return await fn(sql);
+    return await withDatabase(fn);
   } catch (error) {
     if (error instanceof UnknownAgentError || error instanceof MissingRecordError) {
       process.stderr.write(`launchpad: ${error.message}\n`);
       process.exit(1);
     }
     throw error;
-  } finally {
-    await sql.end({ timeout: 5 });
   }
 }
 

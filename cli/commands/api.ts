@@ -5,20 +5,28 @@ import { createApp } from "../../api/app.ts";
 import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
 import { attachWebSocket } from "../../api/ws/bridge.ts";
-import { type Config, ConfigError } from "../../lib/config.ts";
+import {
+  type Config,
+  ConfigError,
+  requirePublicBaseUrl,
+  requireSecretsKey,
+} from "../../lib/config.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
+import { resolveEndpoints } from "../../lib/endpoints.ts";
+import { startHeartbeat } from "../../lib/heartbeat/instances.ts";
+import { DB_LIMITS } from "../../lib/limits.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
-import { outboundSettings } from "../../lib/outbound/settings.ts";
+import { INSTANCE_DATABASES } from "../../lib/metrics/instances.ts";
 import { activePolicy } from "../../lib/policy/store.ts";
-import { resolveServices } from "../../lib/services.ts";
+import { resolveWebhookSecrets } from "../../lib/webhooks/inbound/webhook-secrets.ts";
+import { outboundSettings } from "../../lib/webhooks/outbound/settings.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
 import { loadServiceConfig } from "../config.ts";
-import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+import { isAddressInUse, onShutdown, reportReady, surviveLostConnections } from "../lifecycle.ts";
 import { launchPreviewFromConfig, sessionFeaturesFromConfig } from "../session-features.ts";
 
 export function apiCommand(): Command {
@@ -27,9 +35,18 @@ export function apiCommand(): Command {
     .action(async () => {
       // The devnet's addresses and relayer key as configuration: deposit writes need them.
       const config = await loadServiceConfig();
+      requirePublicBaseUrl(
+        config,
+        "the API writes it into agents' registration files and links, and X's callback",
+      );
+      requireSecretsKey(config);
       const log = createLogger("api", config.LOG_LEVEL);
+      surviveLostConnections(log);
       const databaseUrl = resolveDatabaseUrl(config);
-      const sql = createSql(databaseUrl, { appName: "launchpad-api" });
+      const sql = createSql(databaseUrl, {
+        max: config.API_DATABASE_POOL_SIZE ?? DB_LIMITS.apiConnections,
+        appName: "launchpad-api",
+      });
       await migrate(sql);
       const { app, settings, stop } = createApiApp(config, sql, databaseUrl, log);
       const server = await startServer({
@@ -49,9 +66,18 @@ export function apiCommand(): Command {
         trustProxy: settings.trustProxy,
         logger: log,
       });
+      // Deep health and /metrics name instances of every role that went silent.
+      const heartbeat = startHeartbeat({
+        sql,
+        role: "api",
+        onError: (error) => log.warn({ err: error }, "heartbeat failed"),
+      });
+      const unwatch = INSTANCE_DATABASES.add({ sql });
       log.info({ url: config.apiUrl, ws: config.wsUrl }, "api listening");
       reportReady();
       onShutdown(log, async () => {
+        unwatch();
+        await heartbeat.stop();
         // Sockets first (1001), so the HTTP server's close does not wait on them.
         await ws.close();
         await server.close();
@@ -63,7 +89,7 @@ export function apiCommand(): Command {
 
 /** The signer and the chain for policy reads, saves and agent orders. */
 function policyFeatures(config: Config) {
-  const { steward } = resolveServices(config);
+  const { steward } = resolveEndpoints(config);
   const rpc = config.rpcUrls[0];
   const hl = resolveHyperliquid(config);
   return {
@@ -104,11 +130,12 @@ export function createApiApp(config: Config, sql: Sql, databaseUrl: string, log:
     env: config.LAUNCHPAD_ENV,
     sql,
     settings,
+    adminToken: config.ADMIN_TOKEN,
     launch: launch.features,
     dashboard: { policy: (walletId) => activePolicy(sql, walletId) },
-    webhooks: { ...outboundSettings(config), adminToken: config.ADMIN_TOKEN },
+    webhooks: outboundSettings(config),
     sessions: sessionFeaturesFromConfig(config, sql, log),
-    events: { webhookSecrets: resolveWebhookSecrets(config), adminToken: config.ADMIN_TOKEN },
+    events: { webhookSecrets: resolveWebhookSecrets(config) },
     policy: policyFeatures(config),
   });
   return { app, settings, stop: launch.stop };

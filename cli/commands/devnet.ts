@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../../lib/config.ts";
-import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { resolveWebhookSecrets } from "../../lib/webhooks/inbound/webhook-secrets.ts";
 import { onShutdown } from "../lifecycle.ts";
 
 export function devnetCommand(): Command {
@@ -27,9 +27,7 @@ export function devnetCommand(): Command {
     .action(async (opts: { json?: boolean }) => {
       const config = loadConfig();
       const { deploymentRecordPath, readDeploymentRecord } = await import("../../devnet/record.ts");
-      const { SAMPLE_PATHS } = await import(
-        "../../services/launchpad-api/stand-in/sample-image.ts"
-      );
+      const { SAMPLE_PATHS } = await import("../../devnet/stand-ins/four-meme/sample-image.ts");
       const record = readDeploymentRecord(config.dataDir);
       if (!record) {
         const path = deploymentRecordPath(config.dataDir);
@@ -39,9 +37,9 @@ export function devnetCommand(): Command {
       }
       if (opts.json) {
         // sampleImageUrl: an image the local launchpad stand-in hosts, for a first launch.
-        const sampleImageUrl = config.LAUNCHPAD_API_URL
+        const sampleImageUrl = config.FOUR_MEME_API_URL
           ? undefined
-          : `http://127.0.0.1:${config.LAUNCHPAD_API_PORT}${SAMPLE_PATHS.image}`;
+          : `http://127.0.0.1:${config.FOUR_MEME_API_PORT}${SAMPLE_PATHS.image}`;
         // webhookSecrets: what a local sender signs inbound webhooks with (generated locally).
         const webhookSecrets = resolveWebhookSecrets(config);
         const { localEndpoints } = await import("../devnet-endpoints.ts");

@@ -1,23 +1,17 @@
 import { Command } from "commander";
 import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { resolveChain } from "../../lib/chain.ts";
-import { createSql } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
-import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { liveDeployment } from "../../lib/indexer/deployment.ts";
 import { readFreshness } from "../../lib/indexer/lag.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
-import { loadServiceConfig } from "../config.ts";
+import { withDatabase } from "../with-database.ts";
 
 export function statusCommand(): Command {
   return new Command("status")
     .description("print the live indexer's progress: indexed block, head, lag, backfill done")
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const config = await loadServiceConfig();
-      const sql = createSql(resolveDatabaseUrl(config), { max: 1 });
-      try {
-        await migrate(sql);
+      await withDatabase(async (sql, config) => {
         const { schema } = await liveDeployment(sql);
         const rpcUrl = resolveChain(config).rpcUrls[0] as string;
         const arbitrum = resolveArbitrum(config);
@@ -42,8 +36,6 @@ export function statusCommand(): Command {
             `  ${c.chain} (${c.chainId}): block ${c.indexedBlock} of ${c.headBlock ?? "?"}, lag ${c.lagBlocks ?? "?"} blocks / ${c.lagSeconds ?? "?"} s, ${c.ready ? "live" : "backfilling"}${c.stale ? ", STALE" : ""}\n`,
           );
         }
-      } finally {
-        await sql.end({ timeout: 1 });
-      }
+      });
     });
 }

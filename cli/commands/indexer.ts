@@ -1,10 +1,13 @@
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Command } from "commander";
 import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { resolveChain } from "../../lib/chain.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
+import { startHeartbeat } from "../../lib/heartbeat/instances.ts";
 import {
   dropDeployment,
   liveDeployment,
@@ -13,7 +16,13 @@ import {
 } from "../../lib/indexer/deployment.ts";
 import { resetIndexIfChainChanged } from "../../lib/indexer/identity.ts";
 import { rpcHeadNumber, startLagTracking } from "../../lib/indexer/lag.ts";
-import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
+import {
+  ponderErrorInLog,
+  releasePonderLock,
+  spawnPonder,
+  stopPonder,
+  waitForPonder,
+} from "../../lib/indexer/ponder.ts";
 import {
   type BlockAsked,
   blockAskedInLog,
@@ -21,6 +30,8 @@ import {
   healSyncGaps,
   type SyncChain,
 } from "../../lib/indexer/sync-gaps.ts";
+import { LOG_LIMITS } from "../../lib/limits.ts";
+import { errorThrottle } from "../../lib/log-throttle.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { loadServiceConfig } from "../config.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
@@ -59,10 +70,26 @@ export function indexerCommand(): Command {
         log.info("ARBITRUM_RPC_URL is not set: indexing BSC only (no USDC on Arbitrum events)");
       }
 
+      const ponderPidPath = join(config.dataDir, "run", "ponder.pid");
+      const writePonderPid = (pid: number | undefined) => {
+        if (!pid) return;
+        try {
+          mkdirSync(dirname(ponderPidPath), { recursive: true });
+          writeFileSync(ponderPidPath, String(pid));
+        } catch (error) {
+          log.warn({ err: error }, "could not write Ponder's pid file");
+        }
+      };
       let deployment = await liveDeployment(sql);
       let child: ChildProcess | undefined;
       let stopping = false;
       let switching = false;
+      // Ponder answered once: from then on its exit is a fault to wait out, not a bad setup.
+      let answered = false;
+      let ponderStartedAt = 0;
+      let backoffMs: number = CLI_LIMITS.ponderRestartFirstMs;
+      // The lock of the last Ponder that exited, cleared before the next one starts.
+      let lockReleased: Promise<void> = Promise.resolve();
 
       // The chains as Ponder names them (ponder.config.ts), for the sync-cache check.
       const syncChains: SyncChain[] = [
@@ -70,18 +97,22 @@ export function indexerCommand(): Command {
       ];
       if (arbitrum)
         syncChains.push({ name: "arbitrum", chainId: arbitrum.chainId, rpcUrl: arbitrum.rpcUrl });
-      // A block Ponder asks for that a restored devnet no longer has: checked once, then Ponder
-      // is restarted past it (blocks already handled are not restarted for again).
-      const goneHandled = new Set<string>();
+      // A block Ponder asks for that a restored devnet no longer has: checked, then Ponder is
+      // restarted past it. The same block again within `goneAgainMs` is left alone (the line
+      // repeats while Ponder retries); later it means the restart did not get past it, so Ponder
+      // is restarted again rather than left asking forever.
+      const goneHandled = new Map<string, number>();
       let checkingGone = false;
       const onBlockAsked = async (m: BlockAsked) => {
         const c = syncChains.find((x) => x.name === m.chain);
         const key = `${m.chain}:${m.block}`;
-        if (!c || checkingGone || goneHandled.has(key) || stopping || switching) return;
+        const handledAt = goneHandled.get(key);
+        const recent = handledAt !== undefined && Date.now() - handledAt < CLI_LIMITS.goneAgainMs;
+        if (!c || checkingGone || recent || stopping || switching) return;
         checkingGone = true;
         try {
           if (!(await blockIsGone(c.rpcUrl, m.block))) return;
-          goneHandled.add(key);
+          goneHandled.set(key, Date.now());
           log.warn(
             { chain: m.chain, block: m.block },
             `ponder asks ${m.chain} for block ${m.block}, which the chain no longer has (a devnet restarted from its state file keeps only recent empty blocks; on a live chain, a reorg): restarting ponder from its cache`,
@@ -89,15 +120,36 @@ export function indexerCommand(): Command {
           switching = true;
           await stopPonder(child);
           switching = false;
-          await run();
+          await run(`past ${m.chain} block ${m.block}`);
         } finally {
           checkingGone = false;
         }
       };
 
-      const run = async () => {
-        let buildChanged = false;
-        const current = deployment;
+      // Ponder logs every failed query of a database outage: its errors are summed up per cause
+      // like the role's own (lib/log-throttle.ts).
+      const ponderErrors = errorThrottle({
+        intervalMs: LOG_LIMITS.errorIntervalMs,
+        summary: (s) =>
+          log.warn(
+            { cause: s.cause, errors: s.errors, sites: s.sites },
+            `ponder: ${s.cause}: ${s.errors} more errors in the last ${Math.round(s.intervalMs / 1000)} s`,
+          ),
+      });
+
+      // One start at a time: a second caller (a restart after an exit, past a dropped block, or
+      // to a reindexed deployment) joins the start in flight instead of spawning a second Ponder
+      // on the same schema, which would wait on the first one's lock.
+      let starting: Promise<void> | undefined;
+      const run = (again?: string): Promise<void> => {
+        starting ??= startPonder(again).finally(() => {
+          starting = undefined;
+        });
+        return starting;
+      };
+
+      const prestart = async () => {
+        await lockReleased;
         // A devnet restored from its state file may lack the block where Ponder's sync cache
         // ends; Ponder would wait for it forever.
         const gaps = await healSyncGaps(sql, syncChains).catch((error: unknown) => {
@@ -109,7 +161,31 @@ export function indexerCommand(): Command {
             g,
             `${g.chain}: block ${g.missingBlock}, where Ponder's sync cache ends, is not on the chain (a devnet restarted from its state file keeps only recent empty blocks): re-syncing ${g.chain} from block ${g.resyncFrom}`,
           );
-        log.info({ ...current, views: config.VIEWS_SCHEMA }, "starting ponder");
+      };
+
+      const startPonder = async (again?: string) => {
+        let buildChanged = false;
+        let timer: NodeJS.Timeout | undefined;
+        const waited = await Promise.race([
+          prestart().then(() => true),
+          new Promise<false>((r) => {
+            timer = setTimeout(() => r(false), CLI_LIMITS.ponderPrestartMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (!waited)
+          log.warn(
+            { ms: CLI_LIMITS.ponderPrestartMs },
+            "the lock release or the sync-cache check did not end in time: starting ponder anyway",
+          );
+        // The role may have been told to stop while this start waited (the last Ponder's lock, the
+        // sync-cache check): a Ponder started now would outlive it.
+        if (stopping) return;
+        // Read after the wait: a reindex switch meanwhile made another deployment live.
+        const current = deployment;
+        if (again) log.warn({ ...current }, `starting ponder again: ${again}`);
+        else log.info({ ...current, views: config.VIEWS_SCHEMA }, "starting ponder");
+        ponderStartedAt = Date.now();
         const c = spawnPonder({
           config,
           databaseUrl,
@@ -120,10 +196,20 @@ export function indexerCommand(): Command {
             if (line.includes("previously used by a different Ponder app")) buildChanged = true;
             const asked = blockAskedInLog(line);
             if (asked) void onBlockAsked(asked);
+            const failed = ponderErrorInLog(line);
+            if (failed && !ponderErrors.offer(failed.error, failed.msg)) return;
             process.stdout.write(`${line}\n`);
           },
         });
         child = c;
+        // For the next `launchpad start` to stop this Ponder if the supervisor and this role die
+        // without stopping it (a hard kill, a crash): it would hold PONDER_PORT and the schema.
+        writePonderPid(c.pid);
+        c.once("exit", () => {
+          lockReleased = releasePonderLock(sql, current.schema).catch((error: unknown) =>
+            log.warn({ err: error }, "could not clear the schema lock of the Ponder that exited"),
+          );
+        });
         c.on("exit", (code, signal) => {
           if (stopping || switching || child !== c) return;
           if (buildChanged) {
@@ -137,16 +223,48 @@ export function indexerCommand(): Command {
               );
               await setLiveDeployment(sql, next);
               deployment = next;
-              await run();
+              await run(`reindexing into ${next.schema}`);
             })();
             return;
           }
-          log.error({ code, signal }, "ponder exited");
-          process.exit(code ?? 1);
+          if (!answered) {
+            // It never came up: a configuration the role cannot fix by waiting.
+            log.error({ code, signal }, "ponder exited");
+            process.exit(code ?? 1);
+          }
+          if (Date.now() - ponderStartedAt >= CLI_LIMITS.ponderStableMs)
+            backoffMs = CLI_LIMITS.ponderRestartFirstMs;
+          log.warn(
+            { code, signal, inMs: backoffMs },
+            `ponder exited (${signal ?? `code ${code}`}); starting it again once the database answers`,
+          );
+          void restartPonder();
         });
       };
+
+      // Waits out a database outage of minutes: Ponder is started again only once the database
+      // answers, asked after a back-off that doubles up to ponderRestartMaxMs.
+      const restartPonder = async () => {
+        const dead = child;
+        for (;;) {
+          await new Promise((r) => setTimeout(r, backoffMs));
+          backoffMs = Math.min(CLI_LIMITS.ponderRestartMaxMs, backoffMs * 2);
+          // A reindex switch meanwhile started the next Ponder itself.
+          if (stopping || switching || child !== dead) return;
+          const down = await sql`select 1`.then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          if (down === undefined) break;
+          log.warn({ err: down }, "the database does not answer; ponder waits");
+        }
+        await run("after it exited");
+      };
       await run();
-      void waitForPonder(config.PONDER_PORT, "/health").then(reportReady);
+      void waitForPonder(config.PONDER_PORT, "/health").then(() => {
+        answered = true;
+        reportReady();
+      });
 
       // `launchpad reindex` builds a new deployment beside this one and, once it has caught up
       // and published its views, makes it live: follow it and drop the old schema.
@@ -163,7 +281,7 @@ export function indexerCommand(): Command {
         await stopPonder(child);
         deployment = live;
         switching = false;
-        await run();
+        await run(`switched to ${live.schema}`);
         await dropDeployment(sql, previous.schema).catch((error: unknown) =>
           log.warn({ err: error, schema: previous.schema }, "could not drop the old schema"),
         );
@@ -178,11 +296,26 @@ export function indexerCommand(): Command {
         onError: (error) => log.warn({ err: error }, "could not record the index's lag"),
       });
 
+      // This process's own heartbeat (deep health names a silent indexer instance).
+      const heartbeat = startHeartbeat({
+        sql,
+        role: "indexer",
+        onError: (error) => log.warn({ err: error }, "heartbeat failed"),
+      });
+
+      // Any exit of this role (a crash, `process.exit`) takes its Ponder along: once the
+      // supervisor is gone too, nothing else would stop it.
+      process.on("exit", () => {
+        if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      });
       onShutdown(log, async () => {
         stopping = true;
         clearInterval(watch);
+        await heartbeat.stop();
         await lag.stop();
         await stopPonder(child);
+        rmSync(ponderPidPath, { force: true });
+        await lockReleased;
         await sql.end({ timeout: 5 });
       });
     });

@@ -1,24 +1,12 @@
 import { Command, InvalidArgumentError } from "commander";
 import { runPolicyAudit } from "../../jobs/policy/auditor.ts";
 import { policyAuditSources } from "../../jobs/policy/sources.ts";
-import { createSql, type Sql } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
-import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-import { listAnomalies } from "../../lib/policy/anomalies.ts";
-import { loadServiceConfig } from "../config.ts";
+import type { Config } from "../../lib/config.ts";
+import type { Sql } from "../../lib/db/client.ts";
+import { type AnomalyPanelRow, listAnomalies } from "../../lib/policy/anomalies.ts";
+import { withDatabase } from "../with-database.ts";
 
-async function withDb<T>(
-  fn: (sql: Sql, config: Awaited<ReturnType<typeof loadServiceConfig>>) => Promise<T>,
-) {
-  const config = await loadServiceConfig();
-  const sql = createSql(resolveDatabaseUrl(config), { max: 2, appName: "launchpad-cli" });
-  try {
-    await migrate(sql);
-    return await fn(sql, config);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
+const withDb = <T>(fn: (sql: Sql, config: Config) => Promise<T>) => withDatabase(fn, { max: 2 });
 
 const positive = (v: string) => {
   const n = Number(v);
@@ -30,6 +18,10 @@ const isoTime = (v: string) => {
   if (Number.isNaN(t.getTime())) throw new InvalidArgumentError("an ISO 8601 time");
   return t;
 };
+
+/** The event an anomaly is about, as the API names it; `-` for a finding in the venue's record. */
+const eventOf = (a: AnomalyPanelRow) =>
+  a.eventId ? `event #${a.eventId} ${a.eventKind ?? "(deleted)"}` : "event -";
 
 /** `launchpad policies audit|anomalies`: the policy auditor on demand and the anomaly panel. */
 export function policiesCommand(): Command {
@@ -80,7 +72,7 @@ export function policiesCommand(): Command {
       if (rows.length === 0) process.stdout.write("no anomalies\n");
       for (const a of rows) {
         process.stdout.write(
-          `#${a.id} ${a.detectedAt.toISOString()} ${a.severity} ${a.agentId} ${a.rule}: expected ${a.expected}, got ${a.actual} (policy ${a.policyId ?? "?"} v${a.policyVersion ?? "?"})\n`,
+          `#${a.id} ${a.detectedAt.toISOString()} ${a.severity} ${a.agentId} ${a.rule}: expected ${a.expected}, got ${a.actual} (policy ${a.policyId ?? "?"} v${a.policyVersion ?? "?"}) ${eventOf(a)}\n`,
         );
       }
     });

@@ -1,10 +1,7 @@
 import { Command } from "commander";
-import { createSql } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
-import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import type { BudgetStatus } from "../../lib/pollers/budget.ts";
 import { pollerStatus, type TargetPace } from "../../lib/pollers/status.ts";
-import { loadServiceConfig } from "../config.ts";
+import { withDatabase } from "../with-database.ts";
 
 const s = (x: number | null) => (x === null ? "-" : `${x} s`);
 
@@ -29,10 +26,7 @@ export function pollersCommand(): Command {
     )
     .option("--json", "print JSON")
     .action(async (opts: { json?: boolean }) => {
-      const config = await loadServiceConfig();
-      const sql = createSql(resolveDatabaseUrl(config), { max: 1 });
-      try {
-        await migrate(sql);
+      await withDatabase(async (sql) => {
         const all = await pollerStatus(sql);
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
@@ -55,9 +49,7 @@ export function pollersCommand(): Command {
             );
           }
         }
-      } finally {
-        await sql.end({ timeout: 1 });
-      }
+      });
     });
   return new Command("pollers").description("the off-chain pollers").addCommand(status);
 }

@@ -1,27 +1,30 @@
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { Command } from "commander";
 import type { Hono } from "hono";
 import { resolveArbitrum } from "../../lib/arbitrum.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { resolveEndpoints, stewardMasterKey } from "../../lib/endpoints.ts";
+import { serveHttp } from "../../lib/http/serve.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
-import { resolveServices, stewardMasterKey } from "../../lib/services.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
-function listen(app: Hono, port: number, variable: string, log: Logger) {
-  return new Promise<{ close: () => Promise<void> }>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port }, () => {
-      server.off("error", reject);
-      resolve({ close: () => new Promise<void>((r) => server.close(() => r())) });
-    });
-    server.once("error", (error) => {
-      if (isAddressInUse(error))
-        reject(new ConfigError(variable, `127.0.0.1:${port} is already in use`));
-      else reject(error);
-    });
-    log.debug({ port }, "listening");
-  });
+/** A start that failed on a taken port names the variable that set the port. */
+function portTaken(variable: string, port: number) {
+  return (error: unknown): never => {
+    if (isAddressInUse(error))
+      throw new ConfigError(variable, `127.0.0.1:${port} is already in use`);
+    throw error;
+  };
+}
+
+/** Serves a stand-in on loopback (lib/http/serve.ts, as every server of ours listens). */
+async function listen(app: Hono, port: number, variable: string, log: Logger) {
+  const server = await serveHttp({ fetch: app.fetch, host: "127.0.0.1", port }).catch(
+    portTaken(variable, port),
+  );
+  log.debug({ port }, "listening");
+  return server;
 }
 
 /** `launchpad steward`: the local stand-in of the steward signer (local mode only). */
@@ -31,8 +34,8 @@ export function stewardCommand(): Command {
     .action(async () => {
       const config = await loadServiceConfig();
       const log = createLogger("steward", config.LOG_LEVEL);
-      const s = resolveServices(config);
-      const { createStewardApp } = await import("../../services/steward/stand-in/server.ts");
+      const s = resolveEndpoints(config);
+      const { createStewardApp } = await import("../../devnet/stand-ins/steward/server.ts");
       const app = createStewardApp({
         rpcUrl: config.rpcUrls[0] as string,
         chainId: 56,
@@ -51,32 +54,31 @@ export function stewardCommand(): Command {
     });
 }
 
-/** `launchpad launchpad-api`: the local four.meme-compatible API (devnet only). */
-export function launchpadApiCommand(): Command {
-  return new Command("launchpad-api")
-    .description("run the local four.meme-compatible launchpad API on 127.0.0.1:LAUNCHPAD_API_PORT")
+/** `launchpad four-meme`: the local stand-in of four.meme's create API (devnet only). */
+export function fourMemeCommand(): Command {
+  return new Command("four-meme")
+    .description("run the local stand-in of four.meme's create API on 127.0.0.1:FOUR_MEME_API_PORT")
     .action(async () => {
       const config = loadConfig();
-      const log = createLogger("launchpad-api", config.LOG_LEVEL);
+      const log = createLogger("four-meme", config.LOG_LEVEL);
       // Loaded only here: the stand-in is part of the local world, never of a BSC deployment.
       const { readDeploymentRecord } = await import("../../devnet/record.ts");
       const { devnetAccounts } = await import("../../devnet/accounts.ts");
       const record = readDeploymentRecord(config.dataDir);
       if (!record)
         throw new Error(`no devnet deployment record in ${config.dataDir}: start the devnet first`);
-      const s = resolveServices(config);
-      const { createLaunchpadApp } = await import(
-        "../../services/launchpad-api/stand-in/server.ts"
-      );
-      const app = createLaunchpadApp({
+      const s = resolveEndpoints(config);
+      const { createFourMemeApp } = await import("../../devnet/stand-ins/four-meme/server.ts");
+      const app = createFourMemeApp({
         record,
         signer: devnetAccounts().launchpadSigner,
-        origin: new URL(s.launchpadApi.url).origin,
+        origin: new URL(s.fourMeme.url).origin,
+        // The folder keeps its first name: a devnet's agents already point at the images in it.
         dir: join(config.dataDir, "launchpad-api", "img"),
         log,
       });
-      const server = await listen(app, config.LAUNCHPAD_API_PORT, "LAUNCHPAD_API_PORT", log);
-      log.info({ url: s.launchpadApi.url }, "launchpad API stand-in listening");
+      const server = await listen(app, config.FOUR_MEME_API_PORT, "FOUR_MEME_API_PORT", log);
+      log.info({ url: s.fourMeme.url }, "four.meme stand-in listening");
       reportReady();
       onShutdown(log, server.close);
     });
@@ -95,7 +97,7 @@ export function xCommand(): Command {
       const x = resolveX(config);
       if (!x?.local)
         throw new ConfigError("X_OAUTH_URL", "is set: the real X is used, no stand-in");
-      const { createXStandIn } = await import("../../services/x/stand-in/server.ts");
+      const { createXStandIn } = await import("../../devnet/stand-ins/x/server.ts");
       const app = createXStandIn({
         clientId: x.clientId,
         clientSecret: x.clientSecret,
@@ -125,10 +127,10 @@ export function hyperliquidCommand(): Command {
       const hl = resolveHyperliquid(config);
       if (!hl?.local)
         throw new ConfigError("HYPERLIQUID_API_URL", "is set: the real venue is used, no stand-in");
-      const { STAND_IN_LIMITS } = await import("../../services/limits.ts");
+      const { STAND_IN_LIMITS } = await import("../../devnet/limits.ts");
       const arbitrum = resolveArbitrum(config);
       const { startHyperliquidStandIn } = await import(
-        "../../services/hyperliquid/stand-in/start.ts"
+        "../../devnet/stand-ins/hyperliquid/start.ts"
       );
       const server = await startHyperliquidStandIn({
         log,
@@ -145,14 +147,7 @@ export function hyperliquidCommand(): Command {
         weightWindowMs:
           60_000 *
           (config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE ? config.POLL_TIME_SCALE : 1),
-      }).catch((error: unknown) => {
-        if (isAddressInUse(error))
-          throw new ConfigError(
-            "HYPERLIQUID_PORT",
-            `127.0.0.1:${config.HYPERLIQUID_PORT} is already in use`,
-          );
-        throw error;
-      });
+      }).catch(portTaken("HYPERLIQUID_PORT", config.HYPERLIQUID_PORT));
       log.info({ url: hl.apiUrl }, "perps venue stand-in listening");
       reportReady();
       onShutdown(log, server.stop);
@@ -176,7 +171,7 @@ export function safeTxServiceCommand(): Command {
           "is set: the real service is used, no stand-in",
         );
       const { createSafeTxServiceStandIn } = await import(
-        "../../services/safe-tx-service/stand-in/server.ts"
+        "../../devnet/stand-ins/safe-tx-service/server.ts"
       );
       const app = createSafeTxServiceStandIn({
         chainId: 56,

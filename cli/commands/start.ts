@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { loadConfig } from "../../lib/config.ts";
+import { loadConfig, requirePublicBaseUrl } from "../../lib/config.ts";
 import { runSupervisor } from "../supervisor.ts";
 
 export function startCommand(): Command {
@@ -8,6 +8,9 @@ export function startCommand(): Command {
       "run the whole service on this machine: Postgres (embedded unless DATABASE_URL), the devnet (unless BSC_RPC_URL), indexer, worker, API and the web app",
     )
     .action(async () => {
-      await runSupervisor(loadConfig());
+      const config = loadConfig();
+      // Checked before anything starts, not by each role after Postgres and the devnet are up.
+      requirePublicBaseUrl(config, "the worker writes it into each agent's on-chain identity URI");
+      await runSupervisor(config);
     });
 }

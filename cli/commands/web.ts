@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { ConfigError, loadConfig, requirePublicBaseUrl } from "../../lib/config.ts";
+import { webServiceKey } from "../../lib/endpoints.ts";
 import { createLogger } from "../../lib/logger.ts";
-import { webServiceKey } from "../../lib/services.ts";
 import { startWeb } from "../../web/server.ts";
 import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
 
@@ -10,6 +10,7 @@ export function webCommand(): Command {
     .description("serve the web app (agent pages, launches) on HOST:WEB_PORT, a client of the API")
     .action(async () => {
       const config = loadConfig();
+      requirePublicBaseUrl(config, "the web app sends browsers to the API at it");
       const log = createLogger("web", config.LOG_LEVEL);
       const serviceKey = webServiceKey(config);
       if (!serviceKey)

@@ -1,19 +1,6 @@
 import { Command } from "commander";
 import { failedWebhooks, retryWebhook } from "../../jobs/events/consumer.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { createSql, type Sql } from "../../lib/db/client.ts";
-import { migrate } from "../../lib/db/migrate.ts";
-import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-
-async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-  const sql = createSql(resolveDatabaseUrl(loadConfig()), { max: 1, appName: "launchpad-cli" });
-  try {
-    await migrate(sql);
-    return await fn(sql);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
+import { withDatabase } from "../with-database.ts";
 
 /** `launchpad webhooks failed [--json]` and `launchpad webhooks retry <id>` (operators). */
 export function webhooksCommand(): Command {
@@ -24,7 +11,9 @@ export function webhooksCommand(): Command {
     .option("--limit <n>", "rows to show", "100")
     .option("--json", "print JSON")
     .action(async (o: { limit: string; json?: boolean }) => {
-      const rows = await withDb((sql) => failedWebhooks(sql, Math.max(1, Number(o.limit) || 100)));
+      const rows = await withDatabase((sql) =>
+        failedWebhooks(sql, Math.max(1, Number(o.limit) || 100)),
+      );
       if (o.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
@@ -42,7 +31,7 @@ export function webhooksCommand(): Command {
     .argument("<id>", "inbox row id, as `webhooks failed` prints it")
     .action(async (id: string) => {
       if (!/^\d{1,19}$/.test(id)) throw new Error("<id> must be an inbox row id (digits)");
-      const done = await withDb((sql) => retryWebhook(sql, id));
+      const done = await withDatabase((sql) => retryWebhook(sql, id));
       process.stdout.write(done ? `#${id} queued again\n` : `#${id} is not a failed inbox row\n`);
       if (!done) process.exitCode = 1;
     });

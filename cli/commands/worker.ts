@@ -1,13 +1,13 @@
 import { Command, InvalidArgumentError } from "commander";
 import { startWorker, WORKER_JOBS, type WorkerJob } from "../../jobs/worker.ts";
-import { ConfigError } from "../../lib/config.ts";
+import { ConfigError, requirePublicBaseUrl, requireSecretsKey } from "../../lib/config.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
-import { startHeartbeat } from "../../lib/heartbeat/index.ts";
+import { startHeartbeat } from "../../lib/heartbeat/instances.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { serveMetrics } from "../../lib/metrics/expose.ts";
 import { loadServiceConfig } from "../config.ts";
-import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+import { isAddressInUse, onShutdown, reportReady, surviveLostConnections } from "../lifecycle.ts";
 
 export function workerCommand(): Command {
   return new Command("worker")
@@ -19,15 +19,22 @@ export function workerCommand(): Command {
     )
     .action(async (o: { jobs?: WorkerJob[] }) => {
       const config = await loadServiceConfig();
+      requirePublicBaseUrl(config, "the worker writes it into each agent's on-chain identity URI");
+      requireSecretsKey(config);
       const log = createLogger("worker", config.LOG_LEVEL);
+      surviveLostConnections(log);
       const worker = await startWorker({
         databaseUrl: resolveDatabaseUrl(config),
         log,
         config,
         jobs: o.jobs,
       });
-      // The deep health check tells a dead worker from an idle one by this heartbeat.
-      const sql = createSql(resolveDatabaseUrl(config), { max: 1, appName: "launchpad-heartbeat" });
+      // The deep health check tells a dead worker from an idle one by this heartbeat, on a
+      // connection of its own so busy jobs do not delay it.
+      const sql = createSql(resolveDatabaseUrl(config), {
+        max: 1,
+        appName: "launchpad-worker-heartbeat",
+      });
       const heartbeat = startHeartbeat({
         sql,
         role: "worker",

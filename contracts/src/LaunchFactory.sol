@@ -72,18 +72,21 @@ contract LaunchFactory is Ownable {
     error ZeroCreator();
     error BadShare();
 
+    /// `owner` is explicit, not msg.sender (deployed through the CREATE2 proxy, the sender is the
+    /// proxy). The platform starts as the owner with no treasury share and is set afterwards
+    /// (setPlatform), so the address depends on no setting an operator may change (contracts/deploy/);
+    /// no launch can start before setTier enables a tier.
     struct Config {
+        address owner;
         address router;
         bytes32 pairInitCodeHash;
         address tokenDeployer;
         address safeProxyFactory;
         address safeSingleton;
         address safeFallbackHandler;
-        address platform;
-        uint16 treasuryShareBps;
     }
 
-    constructor(Config memory c) Ownable(msg.sender) {
+    constructor(Config memory c) Ownable(c.owner) {
         router = c.router;
         dexFactory = IRouterInfo(c.router).factory();
         wbnb = IRouterInfo(c.router).WETH();
@@ -92,7 +95,7 @@ contract LaunchFactory is Ownable {
         safeProxyFactory = c.safeProxyFactory;
         safeSingleton = c.safeSingleton;
         safeFallbackHandler = c.safeFallbackHandler;
-        _setPlatform(c.platform, c.treasuryShareBps);
+        _setPlatform(c.owner, 0);
     }
 
     function tiers(uint8 id) external view returns (Tier memory) {

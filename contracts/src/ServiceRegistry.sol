@@ -38,10 +38,10 @@ contract ServiceRegistry is Ownable {
     mapping(address token => Entry) public entries;
     uint256 public tokenCount;
 
-    constructor(address registrar_) Ownable(msg.sender) {
-        registrar = registrar_;
-        emit RegistrarSet(registrar_);
-    }
+    /// @param initialOwner Explicit, not msg.sender: deployed through the CREATE2 proxy, the sender
+    /// is the proxy. The registrar is granted afterwards (setRegistrar), so the address depends on
+    /// the owner alone (contracts/deploy/).
+    constructor(address initialOwner) Ownable(initialOwner) {}
 
     function setRegistrar(address registrar_) external onlyOwner {
         registrar = registrar_;

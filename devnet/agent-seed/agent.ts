@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAgent } from "../../lib/agents/keys.ts";
+import { type Actor, addWallet, putPersona } from "../../lib/agents/records.ts";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
-import { type Actor, addWallet, putPersona } from "../../lib/dashboard/records.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { DEVNET_LIMITS } from "../limits.ts";

@@ -10,8 +10,10 @@ import {
   keccak256,
   type LocalAccount,
   type PublicClient,
+  type TestClient,
   type TransactionReceipt,
   toHex,
+  WaitForTransactionReceiptTimeoutError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { viemChain } from "../../lib/chain.ts";
@@ -68,6 +70,7 @@ export function storyWorld(p: StoryWorldParameters): StoryWorld {
   const transport = http(p.rpcUrl);
   const pollingInterval = p.pollingInterval ?? 50;
   const client = createPublicClient({ chain, transport, pollingInterval }) as PublicClient;
+  const test = createTestClient({ chain, mode: "anvil", transport });
   const nonces = new Map<Address, Promise<number>>();
   // Each account's nonces are handed out in order before anything is sent: concurrent sends
   // from one account (the relayer registering tokens) get consecutive nonces.
@@ -83,14 +86,14 @@ export function storyWorld(p: StoryWorldParameters): StoryWorld {
     record: p.record,
     chain,
     client,
-    test: createTestClient({ chain, mode: "anvil", transport }),
+    test,
     roles: devnetAccounts(),
     random: prng(p.seed),
     account: (label) => privateKeyToAccount(keccak256(toHex(`storyline:${p.seed}:${label}`))),
     send: async (from, call) => {
       const wallet = createWalletClient({ account: from, chain, transport });
       const hash = await wallet.sendTransaction({ ...call, nonce: await nextNonce(from.address) });
-      const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval });
+      const receipt = await receiptOf(client, test, hash, pollingInterval);
       if (receipt.status !== "success") throw new Error(`storyline transaction ${hash} reverted`);
       return receipt;
     },
@@ -102,6 +105,33 @@ export function storyWorld(p: StoryWorldParameters): StoryWorld {
         args: [who],
       }),
   };
+}
+
+/**
+ * The receipt of a storyline transaction. A devnet mines each transaction (automine) or a block
+ * a second, so one still pending after 20 s is stuck in the pool: a test saw such a wait never
+ * end (a timeout at 60 s, not reproduced since). One block is mined to take it; a transaction the
+ * node does not hold at all is an error that says so, never a wait without end.
+ */
+async function receiptOf(
+  client: PublicClient,
+  test: TestClient,
+  hash: Hex,
+  pollingInterval: number,
+): Promise<TransactionReceipt> {
+  const wait = (timeout: number) =>
+    client.waitForTransactionReceipt({ hash, pollingInterval, timeout });
+  try {
+    return await wait(20_000);
+  } catch (error) {
+    if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
+    const tx = await client.getTransaction({ hash }).catch(() => undefined);
+    if (!tx)
+      throw new Error(`storyline transaction ${hash} is not in the node's pool`, { cause: error });
+    await test.mine({ blocks: 1 });
+    // A node starved of CPU (CI's two cores under a dozen processes) may take longer still.
+    return wait(60_000);
+  }
 }
 
 /** Runs `step` over `items` all at once or one after another. */

@@ -1,6 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { startTicker } from "../../lib/ticker.ts";
 import { JOB_LIMITS, EVENT_JOB_LIMITS as L } from "../limits.ts";
 import { projectArbitrumEvents } from "./arbitrum-projector.ts";
 import { drainInboxBatch } from "./consumer.ts";
@@ -96,31 +97,27 @@ function startProjector(
   log: Logger,
   arbitrumBridge?: string,
 ): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = projectChainEvents(sql, { schema })
-      .then((r) => {
-        if (r.deleted + r.updated > 0)
-          log.info(r, "chain projector corrected the feed after a reorg");
-      })
-      .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
-      // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
-      .then(() =>
-        arbitrumBridge
-          ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
-              if (r.deleted + r.updated > 0)
-                log.info(r, "arbitrum projector corrected the feed after a reorg");
-            })
-          : undefined,
-      )
-      .catch((error: unknown) => log.warn({ err: error }, "arbitrum projection failed; retrying"))
-      .finally(() => {
-        running = undefined;
-      });
-  }, L.projectEveryMs);
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  const ticker = startTicker({
+    everyMs: L.projectEveryMs,
+    tick: () =>
+      projectChainEvents(sql, { schema })
+        .then((r) => {
+          if (r.deleted + r.updated > 0)
+            log.info(r, "chain projector corrected the feed after a reorg");
+        })
+        .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
+        // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
+        .then(() =>
+          arbitrumBridge
+            ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
+                if (r.deleted + r.updated > 0)
+                  log.info(r, "arbitrum projector corrected the feed after a reorg");
+              })
+            : undefined,
+        )
+        .catch((error: unknown) =>
+          log.warn({ err: error }, "arbitrum projection failed; retrying"),
+        ),
+  });
+  return ticker.stop;
 }

@@ -11,7 +11,7 @@ import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
 import { maybeKill } from "./kill-points.ts";
-import { identityGas } from "./prepare.ts";
+import { identityGas, launchBudget, launchFee } from "./prepare.ts";
 import { patchSaga, type SagaPatch, type SagaRow } from "./row.ts";
 import { settleRelayerTx } from "./settle-relayer-tx.ts";
 import type { SagaStep, STORE_KILL_POINTS } from "./step-names.ts";
@@ -39,22 +39,18 @@ const receiptWait = {
   pollingInterval: LAUNCH_LIMITS.receiptPollMs,
 };
 
-const launchFee = (ctx: SagaContext) =>
-  ctx.client.readContract({
-    address: ctx.contracts.tokenManager2,
-    abi: tokenManager2Abi,
-    functionName: "_launchFee",
-  });
-
-/** Gas money the wallet still needs for its two transactions and the launch fee; null: none. */
+/**
+ * Gas money the wallet still needs for its two transactions and the launch fee; null: none. A
+ * wallet prepared with the launch's budget needs none. Once createToken is sent the launch is
+ * paid for: a resumed saga must not top the spent wallet up again.
+ */
 async function fundCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
+  if (saga.create_tx || saga.token_address) return null;
   const address = need(saga.wallet_address, "wallet");
-  const [balance, gasPrice, fee] = await Promise.all([
+  const [balance, target] = await Promise.all([
     ctx.client.getBalance({ address }),
-    ctx.client.getGasPrice(),
-    launchFee(ctx),
+    launchBudget(ctx),
   ]);
-  const target = fee + gasPrice * LAUNCH_LIMITS.fundGasUnits;
   return balance >= target ? null : { to: address, value: target - balance };
 }
 
@@ -122,6 +118,9 @@ const fundingSent: Step = async (ctx, saga) => {
       ? undefined
       : patchSaga(ctx.sql, saga, { treasury_address: plan.address }),
     (async () => {
+      // A kill in another lane may have cut the store's own kill point short: this is the
+      // same state (stored, not yet sent).
+      if (saga.fund_tx || saga.safe_tx) killPoint(ctx, saga, "funding-stored");
       // A resumed saga re-sends what it stored; funding-mined decides whether it was dropped.
       await rebroadcastRelayerTxs(ctx, [saga.fund_tx, saga.safe_tx]);
       return Promise.all([
@@ -143,22 +142,29 @@ const fundingSent: Step = async (ctx, saga) => {
   return "done";
 };
 
-/** Both relayer transactions mined (a dropped one is re-checked and sent again). */
+/**
+ * The wallet's funding mined (a dropped one is re-checked and sent again); nothing to wait for
+ * when the wallet was prepared with the launch's budget, so createToken goes out at once.
+ */
 const fundingMined: Step = async (ctx, saga) => {
-  await Promise.all([
-    settleRelayerTx({
-      ctx,
-      stored: saga.fund_tx,
-      needed: () => fundCall(ctx, saga),
-      save: (tx) => patchSaga(ctx.sql, saga, { fund_tx: tx }),
-    }),
-    settleRelayerTx({
-      ctx,
-      stored: saga.safe_tx,
-      needed: () => safeCall(ctx, saga),
-      save: (tx) => patchSaga(ctx.sql, saga, { safe_tx: tx }),
-    }),
-  ]);
+  if (!saga.fund_tx && !(await fundCall(ctx, saga))) return "skipped";
+  await settleRelayerTx({
+    ctx,
+    stored: saga.fund_tx,
+    needed: () => fundCall(ctx, saga),
+    save: (tx) => patchSaga(ctx.sql, saga, { fund_tx: tx }),
+  });
+  return "done";
+};
+
+/** The treasury Safe mined (a dropped one is re-checked and sent again); createToken does not wait for it. */
+const safeMined: Step = async (ctx, saga) => {
+  await settleRelayerTx({
+    ctx,
+    stored: saga.safe_tx,
+    needed: () => safeCall(ctx, saga),
+    save: (tx) => patchSaga(ctx.sql, saga, { safe_tx: tx }),
+  });
   return "done";
 };
 
@@ -362,6 +368,7 @@ export const STEPS: Record<SagaStep, Step> = {
   launchpad,
   "identity-prepared": identityPrepared,
   "funding-mined": fundingMined,
+  "safe-mined": safeMined,
   "identity-sent": identitySent,
   "identity-mined": identityMined,
   "create-sent": createSent,

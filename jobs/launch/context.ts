@@ -12,13 +12,11 @@ import { resolveChain, viemChain } from "../../lib/chain.ts";
 import type { Config } from "../../lib/config.ts";
 import { ConfigError } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
+import { resolveEndpoints } from "../../lib/endpoints.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { resolveServices } from "../../lib/services.ts";
+import { secretsKey } from "../../lib/secrets-key.ts";
 import type { TokenTerms } from "../../lib/token-terms.ts";
-import {
-  createLaunchpadApiClient,
-  type LaunchpadApiClient,
-} from "../../services/launchpad-api/client.ts";
+import { createFourMemeClient, type FourMemeClient } from "../../services/four-meme/client.ts";
 import { STEWARD_LIMITS } from "../../services/limits.ts";
 import { createStewardClient, type StewardClient } from "../../services/steward/client.ts";
 import { type Announcer, announcerFromConfig } from "./announce.ts";
@@ -47,7 +45,9 @@ export type SagaContext = {
   /** First block to search for the service's own logs. */
   fromBlock: bigint;
   steward: StewardClient;
-  launchpad: LaunchpadApiClient;
+  launchpad: FourMemeClient;
+  /** Seals the four.meme logins kept per wallet (app.fourmeme_sessions). */
+  sessionKey: Buffer;
   trustedImageOrigins: string[];
   /** The tax terms every token is created with (TOKEN_TAX_*; the recipient is the treasury). */
   tokenTerms: TokenTerms;
@@ -78,7 +78,7 @@ export function sagaContext(p: { config: Config; sql: Sql; log: Logger }): SagaC
     transport: http(rpcUrl),
     pollingInterval: 200,
   }) as PublicClient;
-  const services = resolveServices(config);
+  const services = resolveEndpoints(config);
   if (!config.RELAYER_PRIVATE_KEY)
     throw new ConfigError("RELAYER_PRIVATE_KEY", "required on BSC (it funds agent wallets)");
   if (!settings.contracts.serviceRegistry)
@@ -123,10 +123,11 @@ export function sagaContext(p: { config: Config; sql: Sql; log: Logger }): SagaC
       approvalWaitMs: STEWARD_LIMITS.approvalWaitMs,
       approvalPollMs: STEWARD_LIMITS.approvalPollMs,
     }),
-    launchpad: createLaunchpadApiClient({
-      url: services.launchpadApi.url,
+    launchpad: createFourMemeClient({
+      url: services.fourMeme.url,
       timeoutMs: services.timeoutMs,
     }),
+    sessionKey: secretsKey(config, "launchpad four.meme sessions v1"),
     trustedImageOrigins: services.trustedImageOrigins,
     tokenTerms: config.tokenTerms,
     apiUrl: config.apiUrl,

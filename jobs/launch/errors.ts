@@ -1,7 +1,7 @@
 import { LaunchpadError } from "../../lib/errors.ts";
 import { ImageCheckError } from "../../lib/image/check.ts";
 import { UpstreamError } from "../../services/http.ts";
-import { stewardRefusal } from "../../services/steward/client.ts";
+import { stewardChainRefusal, stewardRefusal } from "../../services/steward/client.ts";
 
 /** The launch endpoint codes a failed saga can end with (api/AGENT.md "Errors"). */
 export type SagaErrorCode = "LAUNCHPAD_ERROR" | "ORCHESTRATOR_UNAVAIL";
@@ -18,11 +18,21 @@ export class SagaError extends LaunchpadError<SagaErrorCode> {
 }
 
 /**
- * Maps any step failure to a launch error: the launchpad API (and createToken itself)
+ * Maps any step failure to a launch error: four.meme's create API (and createToken itself)
  * failing is 502 LAUNCHPAD_ERROR; the signer, the chain or our own infrastructure is 503.
  */
 export function classify(error: unknown, step: string): SagaError {
   if (error instanceof SagaError) return error;
+  const chain = stewardChainRefusal(error);
+  if (chain) {
+    // The chain refused the wallet's transaction at the signer (nothing was sent): not the
+    // signer being down, so not 503.
+    return new SagaError(
+      "LAUNCHPAD_ERROR",
+      `${step}: signer_chain_refused: the chain refused the launch wallet's transaction (${chain.message})${chain.txId ? `, Steward transaction ${chain.txId}` : ""}; nothing was sent`,
+      { cause: error },
+    );
+  }
   if (error instanceof UpstreamError && error.service === "steward") {
     return new SagaError("ORCHESTRATOR_UNAVAIL", `${step}: ${signerFailure(error)}`, {
       cause: error,

@@ -1,17 +1,20 @@
 import type { Address } from "viem";
+import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { type RelayerCall, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
+import { fourmemeSession } from "./fourmeme.ts";
 import { maybeKill } from "./kill-points.ts";
 import { settleRelayerTx } from "./settle-relayer-tx.ts";
 
-// Wallets prepared before the launch request. The agent wallet can send only once its gas
-// money is mined, and the ServiceRegistry entry needs the identity's agentId, which exists only
-// once the wallet's registration is mined: with the funding sent at the request, a launch
-// takes three blocks. An agent registered ahead of its launch gets its wallet now (the signer
-// makes one per agent, so its webhooks name the right agent) and the gas of its identity
-// registration, so the launch registers in its first block and creates the token in its second.
-
+// Wallets prepared before the launch request. The agent wallet can send only what it can pay
+// for with what is mined, the ServiceRegistry entry needs the token that createToken's receipt
+// names, and four.meme's create needs the wallet's login: with all of it done at the request, a
+// launch takes three blocks. An agent registered ahead of its launch gets its wallet now (the
+// signer makes one per agent, so its webhooks name the right agent), the launch's whole budget
+// (the launch fee and the gas of its identity and createToken) and its four.meme login, so the
+// launch registers its identity and creates its token in its first block and writes the entry
+// in its second.
 /** Kill points of the preparation (test mode), after its steps and before the broadcast. */
 export const PREPARE_KILL_POINTS = ["prepare-wallet", "prepare-stored", "prepare-funded"] as const;
 
@@ -27,6 +30,23 @@ export async function identityGas(ctx: SagaContext): Promise<bigint> {
   return (await ctx.client.getGasPrice()) * LAUNCH_LIMITS.identityGasUnits;
 }
 
+/** TokenManager2's launch fee, the value of createToken (no presale). */
+export const launchFee = (ctx: SagaContext) =>
+  ctx.client.readContract({
+    address: ctx.contracts.tokenManager2,
+    abi: tokenManager2Abi,
+    functionName: "_launchFee",
+  });
+
+/**
+ * What the agent wallet pays for its launch at today's gas price: the launch fee and the gas of
+ * its identity registration and createToken (LAUNCH_LIMITS.fundGasUnits).
+ */
+export async function launchBudget(ctx: SagaContext, gasHeadroom = 1n): Promise<bigint> {
+  const [gasPrice, fee] = await Promise.all([ctx.client.getGasPrice(), launchFee(ctx)]);
+  return fee + gasPrice * LAUNCH_LIMITS.fundGasUnits * gasHeadroom;
+}
+
 /**
  * Prepares the wallets of agents registered but not launched yet (no saga), a few per call,
  * the oldest first. Each preparation is claimed with a lease, so concurrent workers do not
@@ -36,6 +56,8 @@ export async function identityGas(ctx: SagaContext): Promise<bigint> {
  * await prepareWallets(ctx); // from the worker's sweep
  */
 export async function prepareWallets(ctx: SagaContext): Promise<void> {
+  // Expired logins are of no use: their sealed tokens do not stay at rest.
+  await ctx.sql`delete from app.fourmeme_sessions where expires_at < now()`;
   const candidates = await ctx.sql<{ agent_id: string }[]>`
     select a.agent_id from app.agents a
     left join app.launch_wallets w on w.agent_id = a.agent_id
@@ -77,26 +99,34 @@ async function prepareWallet(ctx: SagaContext, agentId: string): Promise<boolean
   }
   const address = row.wallet_address as Address;
   const needed = async (): Promise<RelayerCall | null> => {
-    const [balance, gas] = await Promise.all([
+    const [balance, budget, target] = await Promise.all([
       ctx.client.getBalance({ address }),
-      identityGas(ctx),
+      launchBudget(ctx),
+      launchBudget(ctx, LAUNCH_LIMITS.prepareGasPriceHeadroom),
     ]);
-    const target = gas * LAUNCH_LIMITS.prepareGasPriceHeadroom;
     // Topped up only below the bare need: a little drift in the gas price is not worth a tx.
-    return balance >= gas ? null : { to: address, value: target - balance };
+    return balance >= budget ? null : { to: address, value: target - balance };
   };
   // A stored funding that never reached the node goes out now; settle tells mined from dropped.
   await rebroadcastRelayerTxs(ctx, [row.fund_tx]);
-  await settleRelayerTx({
-    ctx,
-    stored: row.fund_tx,
-    needed,
-    save: async (tx) => {
-      await sql`update app.launch_wallets set fund_tx = ${sql.json(tx as never)}, updated_at = now()
-        where agent_id = ${agentId}`;
-      kill("prepare-stored");
-    },
-  });
+  await Promise.all([
+    settleRelayerTx({
+      ctx,
+      stored: row.fund_tx,
+      needed,
+      save: async (tx) => {
+        await sql`update app.launch_wallets set fund_tx = ${sql.json(tx as never)}, updated_at = now()
+          where agent_id = ${agentId}`;
+        kill("prepare-stored");
+      },
+    }),
+    // The login four.meme's create needs, now rather than at the request (kept for
+    // LAUNCH_LIMITS.fourmemeSessionTtlMs); without it the launch logs in itself.
+    fourmemeSession(ctx, { agentId, walletId: row.wallet_id as string, address }).catch(
+      (error: unknown) =>
+        ctx.log.warn({ agentId, err: error }, "four.meme login ahead of the launch failed"),
+    ),
+  ]);
   await sql`update app.launch_wallets set status = 'ready', lease_until = null, updated_at = now()
     where agent_id = ${agentId}`;
   kill("prepare-funded");

@@ -46,6 +46,7 @@ export function createSagaProducer(databaseUrl: string) {
         connectionString: databaseUrl,
         schema: JOB_LIMITS.schema,
         max: JOB_LIMITS.producerConnections,
+        application_name: "launchpad-api-producer",
         supervise: false,
         schedule: false,
       });

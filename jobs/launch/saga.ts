@@ -119,6 +119,8 @@ async function finish(ctx: SagaContext, saga: SagaRow): Promise<void> {
         tx_hash = ${saga.create_tx}, launched_at = coalesce(launched_at, now()),
         status = 'pending'
       where agent_id = ${saga.agent_id}`;
+    // The wallet's four.meme login has done its work: it does not stay at rest.
+    await tx`delete from app.fourmeme_sessions where wallet_address = ${saga.wallet_address}`;
     await tx`update app.launch_sagas set status = 'succeeded', step = 'done', lease_owner = null,
         lease_until = null, finished_at = now(), updated_at = now(), error_code = null, error_detail = null
       where agent_id = ${saga.agent_id}`;

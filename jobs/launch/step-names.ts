@@ -6,14 +6,21 @@
  */
 export const SAGA_STAGES = [
   [["wallet"]],
-  // Funding and the Safe: two relayer transactions, consecutive nonces, one block; the identity
-  // from a wallet prepared before the request (it holds its gas) goes out beside them.
-  [["funding-sent"], ["identity-prepared"]],
-  // The launchpad's signed args (off chain) while the funding is mined and the identity of an
-  // unprepared wallet sent after it (a block later), and mined.
-  [["launchpad"], ["funding-mined", "identity-sent", "identity-mined"]],
-  // createToken, then the ServiceRegistry entry of the token its receipt names.
-  [["create-sent", "create-mined", "register-sent", "register-mined"]],
+  // All that needs only the wallet, at once: funding and the Safe (two relayer transactions,
+  // consecutive nonces, one block), the identity from a wallet prepared before the request (it
+  // holds its gas), and four.meme's signed create args (login and upload kept from before; the
+  // treasury they name is the Safe's CREATE2 address, known before the Safe exists).
+  [["funding-sent"], ["identity-prepared"], ["launchpad"]],
+  // createToken as soon as the wallet can pay: at once from a wallet prepared with the launch's
+  // budget (the request's first block, beside its identity), else once its funding is mined,
+  // after the identity an unprepared wallet sends then (one nonce sequence). The Safe is mined
+  // beside it: createToken names its address only.
+  [
+    ["funding-mined", "identity-sent", "create-sent", "identity-mined", "create-mined"],
+    ["safe-mined"],
+  ],
+  // The ServiceRegistry entry of the token TokenCreate names in createToken's receipt.
+  [["register-sent", "register-mined"]],
 ] as const;
 
 /** Every step, in plan order. */

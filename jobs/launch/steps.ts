@@ -11,9 +11,9 @@ import {
 import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { checkImage } from "../../lib/image/check.ts";
-import { loginMessage } from "../../services/launchpad-api/protocol.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
+import { fourmemeImage, fourmemeSession, withFreshOnRefusal } from "./fourmeme.ts";
 import { patchSaga, type SagaRow } from "./row.ts";
 
 /** A step: does its work only if the chain or the upstream does not already show it done. */
@@ -86,49 +86,49 @@ export async function treasuryPlan(ctx: SagaContext, saga: SagaRow) {
 
 /**
  * The signed `{createArg, signature}` from four.meme's create API, as its create guide runs it:
- * the public config (for `raisedToken`) and the login (nonce, the wallet's signature of
- * four.meme's message) beside the check of the agent's image, then the upload of that image
- * (the token's `imgUrl` is four.meme's copy), then create. Both answers are stored as they
- * came: never decoded, never changed.
+ * the public config (for `raisedToken`), the wallet's login and the check of the agent's image
+ * at once, then the upload of that image (the token's `imgUrl` is four.meme's copy), then
+ * create. The login and the upload are kept (fourmeme.ts): a wallet prepared before the request
+ * logged in then, and an image already uploaded is not sent again. The treasury it names is the
+ * Safe's CREATE2 address, which needs neither the Safe nor funding-sent, so this runs beside
+ * them. Both answers are stored as they came: never decoded, never changed.
  */
 export const launchpad: Step = async (ctx, saga) => {
   if (saga.create_arg) return "skipped";
-  const walletId = need(saga.wallet_id, "wallet");
-  const address = need(saga.wallet_address, "wallet");
-  const treasuryAddress = need(saga.treasury_address, "treasury");
-  const login = async () => {
-    const nonce = await ctx.launchpad.nonce(address);
-    const { signature } = await ctx.steward.signMessage(walletId, loginMessage(nonce));
-    return ctx.launchpad.login(address, signature);
+  const wallet = {
+    agentId: saga.agent_id,
+    walletId: need(saga.wallet_id, "wallet"),
+    address: need(saga.wallet_address, "wallet"),
   };
-  const [token, image, presets] = await Promise.all([
-    login(),
-    checkImage({ url: saga.request.imageUrl, trustedOrigins: ctx.trustedImageOrigins }),
+  const r = saga.request;
+  const [plan, session, image, presets] = await Promise.all([
+    treasuryPlan(ctx, saga),
+    fourmemeSession(ctx, wallet),
+    checkImage({ url: r.imageUrl, trustedOrigins: ctx.trustedImageOrigins }),
     ctx.launchpad.publicConfig(),
   ]);
   const raisedToken = presets.find((t) => t.symbol === "BNB" && t.status === "PUBLISH");
   if (!raisedToken)
     throw new SagaError("LAUNCHPAD_ERROR", "four.meme's public config offers no BNB raise");
-  const imgUrl = await ctx.launchpad.upload(
-    token,
-    image.bytes,
-    `agent.${image.type}`,
-    `image/${image.type}`,
-  );
-  const r = saga.request;
-  const created = await ctx.launchpad.create(token, {
-    name: r.name,
-    shortName: r.ticker,
-    desc: r.description,
-    imgUrl,
-    launchTime: Date.now(),
-    label: "AI",
-    lpTradingFee: 0.0025,
-    preSale: "0",
-    onlyMPC: false,
-    feePlan: false,
-    tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: treasuryAddress },
-    raisedToken,
+  const created = await withFreshOnRefusal(async (fresh, used) => {
+    const token = fresh ? (await fourmemeSession(ctx, wallet, { fresh })).token : session.token;
+    used(session.kept);
+    const img = await fourmemeImage(ctx, saga.agent_id, token, image, { fresh });
+    used(img.kept);
+    return ctx.launchpad.create(token, {
+      name: r.name,
+      shortName: r.ticker,
+      desc: r.description,
+      imgUrl: img.url,
+      launchTime: Date.now(),
+      label: "AI",
+      lpTradingFee: 0.0025,
+      preSale: "0",
+      onlyMPC: false,
+      feePlan: false,
+      tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: plan.address },
+      raisedToken,
+    });
   });
   await patchSaga(ctx.sql, saga, {
     create_arg: created.createArg,

@@ -1,6 +1,6 @@
 import type { PgBoss } from "pg-boss";
-import { createChainReader } from "../../lib/dashboard/chain-reader.ts";
-import { takeNavSnapshots } from "../../lib/dashboard/nav.ts";
+import { createChainReader } from "../../lib/agents/chain-reader.ts";
+import { takeNavSnapshots } from "../../lib/agents/nav.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { NAV_JOB } from "../limits.ts";

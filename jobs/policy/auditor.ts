@@ -32,6 +32,23 @@ type Candidate = Finding & {
   key: string;
 };
 
+/** The `policy.applied` events that match `where`, oldest first. */
+async function appliedEvents(sql: Sql, where: ReturnType<Sql>): Promise<AppliedEvent[]> {
+  const rows = await sql<
+    {
+      id: string;
+      agent_id: string;
+      source_event_id: string;
+      occurred_at: Date;
+      data: Record<string, unknown>;
+    }[]
+  >`
+    select id::text, agent_id, source_event_id, occurred_at, data from app.agent_events
+    where event_type = 'policy.applied' and ${where}
+    order by occurred_at, id`;
+  return rows.map(toApplied);
+}
+
 /**
  * One audit: every `policy.applied` event ingested since the last run (or the last six
  * hours) against the version it names and the day's budget; each agent's perps positions
@@ -49,21 +66,11 @@ export async function runPolicyAudit(p: {
   const [last] = await sql<{ end: Date }[]>`select period_end as end from app.policy_audit_runs
     where finished_at is not null order by period_end desc limit 1`;
   const start = p.since ?? last?.end ?? new Date(p.now.getTime() - POLICY_AUDIT.periodMs);
-  const events = (
-    await sql<
-      {
-        id: string;
-        agent_id: string;
-        source_event_id: string;
-        occurred_at: Date;
-        data: Record<string, unknown>;
-      }[]
-    >`
-      select id::text, agent_id, source_event_id, occurred_at, data from app.agent_events
-      where event_type = 'policy.applied' and ingested_at >= ${start} and ingested_at < ${p.now}
-        and data ? 'kind' -- a decision of the service's chain; Steward's bare tx.signed has none
-      order by occurred_at, id`
-  ).map(toApplied);
+  const events = await appliedEvents(
+    sql,
+    sql`ingested_at >= ${start} and ingested_at < ${p.now}
+      and data ? 'kind'`, // a decision of the service's chain; Steward's bare tx.signed has none
+  );
   const agents = await sql<
     { agent_id: string; wallet_id: string | null; wallet_address: string | null }[]
   >`
@@ -86,21 +93,11 @@ export async function runPolicyAudit(p: {
   if (days.length > 0) {
     const from = new Date(Math.min(...days.map((d) => Date.parse(d))) - DAY_MS);
     const to = new Date(Math.max(...days.map((d) => Date.parse(d))) + 2 * DAY_MS);
-    const dayEvents = (
-      await sql<
-        {
-          id: string;
-          agent_id: string;
-          source_event_id: string;
-          occurred_at: Date;
-          data: Record<string, unknown>;
-        }[]
-      >`
-        select id::text, agent_id, source_event_id, occurred_at, data from app.agent_events
-        where event_type = 'policy.applied' and occurred_at >= ${from} and occurred_at < ${to}
-          and agent_id in ${sql([...new Set(events.map((e) => e.agentId))])}
-        order by occurred_at, id`
-    ).map(toApplied);
+    const dayEvents = await appliedEvents(
+      sql,
+      sql`occurred_at >= ${from} and occurred_at < ${to}
+        and agent_id in ${sql([...new Set(events.map((e) => e.agentId))])}`,
+    );
     const inPeriod = new Set(events.map((e) => e.id));
     for (const [id, f] of auditDailyBudget(dayEvents, versionOf)) {
       const e = dayEvents.find((x) => x.id === id) as AppliedEvent;

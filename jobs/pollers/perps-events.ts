@@ -1,8 +1,8 @@
 import type { NewAgentEvent } from "../../lib/events/store.ts";
+import { PERPS_SOURCE } from "../../lib/pollers/sources.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
 
-/** Source of every event the perps poller writes (docs/events.md). */
-export const PERPS_SOURCE = "hl-listener";
+export { PERPS_SOURCE };
 
 const side = (szi: number) => (szi > 0 ? "long" : "short");
 

@@ -2,6 +2,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { insertAgentEvents } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { trySpend } from "../../lib/pollers/budget.ts";
+import { PERPS_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import {
   type Cursor,
   type PollKey,
@@ -91,7 +92,10 @@ async function pages<T extends { time: number }>(
 const maxTime = (rows: readonly { time: number }[]) =>
   rows.length === 0 ? null : Math.max(...rows.map((r) => r.time));
 
-/** The account's last clearinghouseState (holdings, NAV) and the hour's value for backfill. */
+/**
+ * The account's last clearinghouseState (holdings, NAV) and the hour's value for backfill, and
+ * the notification that the agent was polled (PERPS_CHANGED_CHANNEL).
+ */
 async function saveAccount(tx: Sql, agentId: string, address: string, state: ClearinghouseState) {
   const m = state.marginSummary;
   const venueTime = new Date(state.time);
@@ -104,10 +108,37 @@ async function saveAccount(tx: Sql, agentId: string, address: string, state: Cle
       margin_used = excluded.margin_used, positions = excluded.positions,
       venue_time = excluded.venue_time, polled_at = excluded.polled_at
     where app.perps_accounts.venue_time <= excluded.venue_time`;
-  await tx`insert into app.perps_account_hours (address, hour, account_value, polled_at)
-    values (${address}, date_trunc('hour', ${venueTime}::timestamptz), ${m.accountValue}, now())
+  await tx`insert into app.perps_account_hours (address, hour, account_value, polled_at,
+      venue_time)
+    values (${address}, date_trunc('hour', ${venueTime}::timestamptz), ${m.accountValue}, now(),
+      ${venueTime})
     on conflict (address, hour) do update set account_value = excluded.account_value,
-      polled_at = excluded.polled_at`;
+      polled_at = excluded.polled_at, venue_time = excluded.venue_time
+    where app.perps_account_hours.venue_time is null
+      or app.perps_account_hours.venue_time <= excluded.venue_time`;
+  // Delivered at commit, with the rows: readers see the new poll once told of it.
+  await tx`select pg_notify(${PERPS_CHANGED_CHANNEL}, ${agentId})`;
+}
+
+/**
+ * Adds the fills among `fresh` (events this transaction inserted) to their account's totals
+ * (app.perps_fill_totals, the perps read's realized PnL, fees, wins and losses): only new rows
+ * count, so the totals stay the sums over every stored fill.
+ */
+async function addFillTotals(tx: Sql, fresh: readonly { id: bigint; eventType: string }[]) {
+  const ids = fresh.filter((e) => e.eventType === "trade.fill").map((e) => e.id.toString());
+  if (ids.length === 0) return;
+  await tx`insert into app.perps_fill_totals as t
+      (agent_id, address, realized, fees, fills, wins, losses)
+    select agent_id, data->>'account', coalesce(sum((data->>'closedPnl')::numeric), 0),
+      coalesce(sum((data->>'fee')::numeric), 0), count(*),
+      count(*) filter (where (data->>'closedPnl')::numeric > 0),
+      count(*) filter (where (data->>'closedPnl')::numeric < 0)
+    from app.agent_events where id = any(${ids}::bigint[])
+    group by agent_id, data->>'account'
+    on conflict (agent_id, address) do update set realized = t.realized + excluded.realized,
+      fees = t.fees + excluded.fees, fills = t.fills + excluded.fills,
+      wins = t.wins + excluded.wins, losses = t.losses + excluded.losses`;
 }
 
 /**
@@ -174,6 +205,7 @@ export async function pollPerpsAccount(
     const fresh = await c.sql.begin(async (t) => {
       const tx = t as unknown as Sql;
       const inserted = await insertAgentEvents({ sql: tx, events });
+      await addFillTotals(tx, inserted);
       await saveAccount(tx, agentId, address, read);
       await recordSuccess(tx, key, {
         fills: maxTime(fills.rows),

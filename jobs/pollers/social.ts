@@ -35,18 +35,21 @@ export async function pollSocialAgent(c: SocialPollContext, agentId: string): Pr
   try {
     const user = await c.x.userByUsername(handle);
     const sinceId = typeof cursor.sinceId === "string" ? cursor.sinceId : undefined;
-    const posts: XTimelinePost[] = [];
+    // Newest first, without since_id: the first page also brings the latest counts of posts
+    // already seen (their engagement moves); paging stops at the first page that reaches them.
+    const read: XTimelinePost[] = [];
     let token: string | undefined;
     for (let i = 0; i < L.maxPages; i++) {
       const page = await c.x.userTweets(user.id, {
-        sinceId,
         paginationToken: token,
         maxResults: L.maxResults,
       });
-      posts.push(...(page.data ?? []));
+      const data = page.data ?? [];
+      read.push(...data);
       token = page.meta.next_token;
-      if (!token) break;
+      if (!token || (sinceId && data.some((p) => BigInt(p.id) <= BigInt(sinceId)))) break;
     }
+    const posts = sinceId ? read.filter((p) => BigInt(p.id) > BigInt(sinceId)) : read;
     const newest = posts.reduce<string | null>(
       (m, p) => (m === null || BigInt(p.id) > BigInt(m) ? p.id : m),
       null,
@@ -82,6 +85,7 @@ export async function pollSocialAgent(c: SocialPollContext, agentId: string): Pr
                 from jsonb_array_elements(excluded.posts || app.agent_social_cache.posts) x) d
               order by (x->>'id')::numeric desc limit ${CACHED_POSTS}) e),
           cached_at = now()`;
+      await saveEngagement(tx, agentId, user.public_metrics.followers_count, read);
       await recordSuccess(tx, key, newest ? { sinceId: newest } : {});
       c.beforeCommit?.();
     });
@@ -93,6 +97,35 @@ export async function pollSocialAgent(c: SocialPollContext, agentId: string): Pr
     await recordFailure(c.sql, key, error, wait);
     c.log.warn({ err: error, agentId, handle }, "social poll failed");
   }
+}
+
+/** The counts X gave for each post read, and the hour's follower count (the last poll's). */
+async function saveEngagement(tx: Sql, agentId: string, followers: number, posts: XTimelinePost[]) {
+  const rows = posts
+    .filter((p) => p.public_metrics)
+    .map((p) => {
+      const m = p.public_metrics as Record<string, number>;
+      return {
+        agent_id: agentId,
+        tweet_id: p.id,
+        like_count: m.like_count ?? 0,
+        reply_count: m.reply_count ?? 0,
+        retweet_count: m.retweet_count ?? 0,
+        quote_count: m.quote_count ?? 0,
+        impression_count: m.impression_count ?? null,
+      };
+    });
+  if (rows.length > 0) {
+    await tx`insert into app.social_post_metrics ${tx(rows)}
+      on conflict (agent_id, tweet_id) do update set like_count = excluded.like_count,
+        reply_count = excluded.reply_count, retweet_count = excluded.retweet_count,
+        quote_count = excluded.quote_count, impression_count = excluded.impression_count,
+        counted_at = now()`;
+  }
+  await tx`insert into app.social_follower_hours (agent_id, hour, follower_count, polled_at)
+    values (${agentId}, date_trunc('hour', now()), ${followers}, now())
+    on conflict (agent_id, hour) do update set follower_count = excluded.follower_count,
+      polled_at = excluded.polled_at`;
 }
 
 /** Agents with an X handle in their persona. */

@@ -1,8 +1,12 @@
 import type { Sql } from "../db/client.ts";
-import { readHeartbeat } from "../heartbeat/index.ts";
+import {
+  BEATING_ROLES,
+  type Instance,
+  type RoleInstances,
+  readInstances,
+} from "../heartbeat/instances.ts";
 import { readFreshness } from "../indexer/lag.ts";
 import { readCheckpoints } from "../indexer/status.ts";
-import { HEARTBEAT_LIMITS } from "../limits.ts";
 
 /** One dependency's state in the deep health check. */
 export type DependencyCheck = {
@@ -16,6 +20,20 @@ export type DependencyCheck = {
   lastBeatAt?: string | null;
 };
 
+/** A silent instance as deep health names it. */
+export type SilentInstance = {
+  instance: string;
+  host: string;
+  pid: number;
+  version: string;
+  startedAt: string;
+  lastBeatAt: string;
+  silentSeconds: number;
+};
+
+/** Per role: live instances counted, silent ones named. */
+export type InstancesCheck = Record<string, { live: number; silent: SilentInstance[] }>;
+
 export type DeepHealth = {
   healthy: boolean;
   checks: {
@@ -24,12 +42,15 @@ export type DeepHealth = {
     indexer: DependencyCheck;
     worker: DependencyCheck;
   };
+  instances: InstancesCheck;
 };
 
 /**
  * Checks every dependency a request may need, each on its own: the database answers, the RPC
- * gives a head block, the index is not stale (lib/indexer/lag.ts), the worker's heartbeat is
- * recent. Healthy when all are up.
+ * gives a head block, the index is not stale (lib/indexer/lag.ts), a worker instance beats.
+ * Healthy when all are up. `instances` counts each role's live instances and names the silent
+ * ones; a silent instance alone does not fail the check while another of its role is live (a
+ * load balancer would otherwise pull every API for one dead worker).
  *
  * @example
  * const h = await deepHealth({ sql, viewsSchema: "onchain", headBlock: async () => 12n });
@@ -38,9 +59,9 @@ export async function deepHealth(p: {
   sql: Sql;
   viewsSchema: string;
   headBlock: () => Promise<bigint | undefined>;
-  now?: number;
+  /** Silence after which an instance is reported (default HEARTBEAT_LIMITS.staleAfterMs). */
+  silentAfterMs?: number;
 }): Promise<DeepHealth> {
-  const now = p.now ?? Date.now();
   const [database, head] = await Promise.all([
     p.sql`select 1`.then(
       (): DependencyCheck => ({ state: "up" }),
@@ -54,14 +75,25 @@ export async function deepHealth(p: {
       : { state: "up", headBlock: Number(head) };
   if (database.state === "down") {
     const unknown: DependencyCheck = { state: "down", detail: "the database is down" };
-    return { healthy: false, checks: { database, rpc, indexer: unknown, worker: unknown } };
+    return {
+      healthy: false,
+      checks: { database, rpc, indexer: unknown, worker: unknown },
+      instances: {},
+    };
   }
-  const [indexer, worker] = await Promise.all([
+  const [indexer, instances] = await Promise.all([
     indexerCheck(p.sql, p.viewsSchema, head),
-    workerCheck(p.sql, now),
+    readInstances(p.sql, { roles: BEATING_ROLES, silentAfterMs: p.silentAfterMs }).catch(
+      (e: unknown) => errorText(e),
+    ),
   ]);
+  const worker = workerCheck(instances);
   const checks = { database, rpc, indexer, worker };
-  return { healthy: Object.values(checks).every((c) => c.state === "up"), checks };
+  return {
+    healthy: Object.values(checks).every((c) => c.state === "up"),
+    checks,
+    instances: typeof instances === "string" ? {} : instancesCheck(instances),
+  };
 }
 
 async function indexerCheck(
@@ -87,18 +119,37 @@ async function indexerCheck(
   }
 }
 
-async function workerCheck(sql: Sql, now: number): Promise<DependencyCheck> {
-  try {
-    const hb = await readHeartbeat(sql, "worker");
-    if (!hb) return { state: "down", detail: "the worker never reported", lastBeatAt: null };
-    const age = now - hb.beatAt.getTime();
-    const lastBeatAt = hb.beatAt.toISOString();
-    if (age > HEARTBEAT_LIMITS.staleAfterMs)
-      return { state: "down", detail: `no heartbeat for ${Math.round(age / 1000)} s`, lastBeatAt };
-    return { state: "up", lastBeatAt };
-  } catch (e) {
-    return { state: "down", detail: errorText(e) };
-  }
+function workerCheck(instances: Record<string, RoleInstances> | string): DependencyCheck {
+  if (typeof instances === "string") return { state: "down", detail: instances };
+  const { live, silent } = instances.worker ?? { live: [], silent: [] };
+  const last = [...live, ...silent].sort((a, b) => b.beatAt.getTime() - a.beatAt.getTime())[0];
+  const lastBeatAt = last ? last.beatAt.toISOString() : null;
+  if (live.length > 0) return { state: "up", lastBeatAt };
+  if (!last) return { state: "down", detail: "no worker ever reported", lastBeatAt };
+  return {
+    state: "down",
+    detail: `no worker heartbeat for ${Math.round(last.silentSeconds)} s`,
+    lastBeatAt,
+  };
+}
+
+function instancesCheck(byRole: Record<string, RoleInstances>): InstancesCheck {
+  const out: InstancesCheck = {};
+  for (const [role, r] of Object.entries(byRole))
+    out[role] = { live: r.live.length, silent: r.silent.map(silentInstance) };
+  return out;
+}
+
+function silentInstance(i: Instance): SilentInstance {
+  return {
+    instance: i.instanceId,
+    host: i.host,
+    pid: i.pid,
+    version: i.version,
+    startedAt: i.startedAt.toISOString(),
+    lastBeatAt: i.beatAt.toISOString(),
+    silentSeconds: Math.round(i.silentSeconds),
+  };
 }
 
 function errorText(e: unknown): string {

@@ -1,6 +1,7 @@
 import type { Sql } from "../db/client.ts";
 import { beat, readHeartbeat } from "../heartbeat/index.ts";
 import { INDEXER_LAG_LIMITS } from "../limits.ts";
+import { startTicker } from "../ticker.ts";
 import { readCheckpoints } from "./status.ts";
 
 /** What the indexer role records in its heartbeat (app.role_heartbeats, role "indexer"). */
@@ -65,7 +66,6 @@ export function startLagTracking(p: {
   onError?: (error: unknown) => void;
 }) {
   const trackers = new Map<string, ReturnType<typeof lagTracker>>();
-  let running: Promise<void> | undefined;
   const round = async () => {
     const schema = p.schema();
     const tracker = trackers.get(schema) ?? lagTracker(schema);
@@ -80,23 +80,12 @@ export function startLagTracking(p: {
     });
     await beat(p.sql, "indexer", progress);
   };
-  const tick = () => {
-    if (running) return;
-    running = round()
-      .catch((error: unknown) => p.onError?.(error))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, p.everyMs ?? INDEXER_LAG_LIMITS.checkEveryMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startTicker({
+    tick: round,
+    everyMs: p.everyMs ?? INDEXER_LAG_LIMITS.checkEveryMs,
+    immediately: true,
+    onError: p.onError,
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config } from "../config.ts";
+import type { Sql } from "../db/client.ts";
 import { pipeLines } from "../lines.ts";
 import type { Deployment } from "./deployment.ts";
 
@@ -86,6 +87,28 @@ export async function stopPonder(child: ChildProcess | undefined): Promise<void>
   clearTimeout(timer);
 }
 
+/**
+ * Clears the schema lock of a Ponder that has exited, as its own shutdown means to. Ponder 0.17
+ * sends that `unlock` in its shutdown sequence, but on a graceful stop it never completed within
+ * Ponder's 5 s grace period (its two-connection admin pool is busy), so the next Ponder on the
+ * schema waited for the lock's heartbeat to expire: 6 to 25 s at every restart of the role or of
+ * Ponder (docs/testing.md). Only for a Ponder this process started and saw exit: another live
+ * Ponder's lock is left alone.
+ *
+ * @example
+ * child.once("exit", () => void releasePonderLock(sql, "indexer_1"));
+ */
+export async function releasePonderLock(sql: Sql, schema: string): Promise<void> {
+  // A Ponder that died before it made its tables has no lock to clear.
+  const [table] = await sql<{ found: boolean }[]>`
+    select to_regclass(${`"${schema}"._ponder_meta`}) is not null as found`;
+  if (!table?.found) return;
+  await sql`
+    update ${sql(schema)}._ponder_meta
+    set value = jsonb_set(value, '{is_locked}', '0'::jsonb)
+    where key = 'app'`;
+}
+
 /** Resolves once the Ponder on `port` answers `path` with 200 (`/health` early, `/ready` when caught up). */
 export async function waitForPonder(
   port: number,
@@ -106,4 +129,30 @@ export async function waitForPonder(
 
 function ponderLevel(level: string): string {
   return level === "fatal" || level === "silent" ? "error" : level;
+}
+
+/**
+ * The error of a Ponder log line at warn or above (JSON format), as an Error with the code it
+ * logged, and the line's message; undefined for any other line. The indexer role hands these
+ * to the same throttle as its own errors: Ponder logs every failed query of an outage.
+ *
+ * @example
+ * ponderErrorInLog('{"level":40,"msg":"Failed database query","error":{"code":"ECONNREFUSED",…}}');
+ * // { msg: "Failed database query", error: Error { code: "ECONNREFUSED" } }
+ */
+export function ponderErrorInLog(line: string): { msg: string; error: Error } | undefined {
+  if (!line.startsWith("{")) return;
+  try {
+    const entry = JSON.parse(line) as {
+      level?: number;
+      msg?: string;
+      error?: { message?: string; code?: string; cause?: { code?: string } };
+    };
+    if ((entry.level ?? 0) < 40 || !entry.error) return;
+    const error = new Error(entry.error.message ?? entry.msg ?? "ponder error");
+    const code = entry.error.code ?? entry.error.cause?.code;
+    return { msg: entry.msg ?? "ponder error", error: Object.assign(error, code ? { code } : {}) };
+  } catch {
+    return;
+  }
 }

@@ -9,7 +9,7 @@ export const wsSockets = new Gauge({
 
 export const wsSubscriptions = new Gauge({
   name: "launchpad_ws_subscriptions",
-  help: "WebSocket subscriptions held on this API process, by channel kind (launch, token, factory, agent)",
+  help: "WebSocket subscriptions held on this API process, by channel kind (launch, token, factory, agent, trades)",
   labelNames: ["channel"] as const,
   registers: [registry],
 });

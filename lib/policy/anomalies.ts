@@ -14,15 +14,25 @@ export type AnomalyRow = {
   detectedAt: Date;
 };
 
-/** The anomaly panel: newest first. */
+/** A row of the anomaly panel: the anomaly and the kind of the event it is about. */
+export type AnomalyPanelRow = AnomalyRow & {
+  /** The event's type (`policy.applied`); null for a finding in the venue's record. */
+  eventKind: string | null;
+};
+
+/**
+ * The anomaly panel, newest first: the API and the CLI both show these rows, so an operator
+ * can go from a row to its event (`eventId`, `eventKind`).
+ */
 export async function listAnomalies(
   sql: Sql,
   o: { limit: number; agentId?: string },
-): Promise<AnomalyRow[]> {
-  return sql<AnomalyRow[]>`select id::text, agent_id as "agentId", event_id::text as "eventId",
-      rule, expected, actual, severity, policy_id as "policyId",
-      policy_version as "policyVersion", detected_at as "detectedAt"
-    from app.policy_anomalies
-    where ${o.agentId ? sql`agent_id = ${o.agentId}` : sql`true`}
-    order by detected_at desc, id desc limit ${o.limit}`;
+): Promise<AnomalyPanelRow[]> {
+  return sql<AnomalyPanelRow[]>`select a.id::text, a.agent_id as "agentId",
+      a.event_id::text as "eventId", e.event_type as "eventKind",
+      a.rule, a.expected, a.actual, a.severity, a.policy_id as "policyId",
+      a.policy_version as "policyVersion", a.detected_at as "detectedAt"
+    from app.policy_anomalies a left join app.agent_events e on e.id = a.event_id
+    where ${o.agentId ? sql`a.agent_id = ${o.agentId}` : sql`true`}
+    order by a.detected_at desc, a.id desc limit ${o.limit}`;
 }

@@ -4,6 +4,9 @@ import { parseUpstream, UpstreamError, upstreamJson } from "../http.ts";
 import {
   StewardAnswers as A,
   type AgentIdentity,
+  CHAIN_REFUSAL_REPEAT,
+  CHAIN_REFUSALS,
+  type ChainRefusal,
   type CreateWebhookBody,
   EnvelopeAnswer,
   type PolicyResult,
@@ -48,7 +51,7 @@ const okData = z.looseObject({ ok: z.literal(true), data: z.unknown() });
 
 /**
  * Typed client of Steward's REST API (the same code talks to the real service and to the local
- * stand-in, `services/steward/stand-in/server.ts`). Every call sends the tenant headers and
+ * stand-in, `devnet/stand-ins/steward/server.ts`). Every call sends the tenant headers and
  * reads the `{ok, data}` envelope; every failure is an `UpstreamError` (service "steward"): a
  * body that is not the envelope or not the promised `data` is `bad_response`, never retried.
  * Not @stwd/sdk: it has no per-call timeout and cannot send `Idempotency-Key` (docs/upstreams.md).
@@ -65,6 +68,7 @@ export function createStewardClient(p: StewardClientParameters) {
     o: { json?: unknown; idempotencyKey?: string } = {},
   ) =>
     upstreamJson({
+      refused: chainRefused,
       service: "steward",
       url: `${p.url}${path}`,
       method,
@@ -121,7 +125,8 @@ export function createStewardClient(p: StewardClientParameters) {
      * Signs and broadcasts on `chainId` under an Idempotency-Key: a repeat returns the first
      * answer. 202 pending_approval is polled (never sent again); outcome_unknown returns the
      * hash Steward signed (the caller's receipt wait settles it); a 403 policy refusal is an
-     * UpstreamError the callers read with `stewardRefusal`.
+     * UpstreamError the callers read with `stewardRefusal`, a chain's refusal (502, or 409 for
+     * a key already failed) one they read with `stewardChainRefusal`.
      */
     sendTransaction: async (
       walletId: string,
@@ -240,5 +245,59 @@ export function stewardRefusal(error: unknown): StewardRefusal | undefined {
     manual: error.status === 202,
     txId: data.data.txId,
     results: data.data.results,
+  };
+}
+
+/** Steward's 502 naming the chain's refusal: final for this key, so never retried. */
+function chainRefused(status: number, text: string): boolean {
+  return status === 502 && chainRefusalOf(text) !== undefined;
+}
+
+function chainRefusalOf(text: string): ChainRefusal | undefined {
+  let error: unknown;
+  try {
+    error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+  } catch {
+    return undefined;
+  }
+  const found = Object.entries(CHAIN_REFUSALS).find(([, m]) => m === error);
+  return found?.[0] as ChainRefusal | undefined;
+}
+
+/** The chain refused the wallet's transaction at the signer: nothing was sent. */
+export type StewardChainRefusal = {
+  /** The class Steward names (`insufficient_funds`, ...), or `failed` for a repeat of one. */
+  reason: ChainRefusal | "failed";
+  message: string;
+  txId?: string;
+};
+
+/**
+ * The chain's refusal an error carries (Steward's 502 with its class, or its 409 for the same
+ * key again, whose transaction is recorded `failed`), or undefined when it is not one.
+ *
+ * @example
+ * const r = stewardChainRefusal(error); if (r?.reason === "insufficient_funds") ...
+ */
+export function stewardChainRefusal(error: unknown): StewardChainRefusal | undefined {
+  if (!(error instanceof UpstreamError) || error.service !== "steward") return undefined;
+  if (error.kind !== "rejected") return undefined;
+  const text = error.details ?? "";
+  if (error.status === 502) {
+    const reason = chainRefusalOf(text);
+    return reason ? { reason, message: CHAIN_REFUSALS[reason] } : undefined;
+  }
+  if (error.status !== 409) return undefined;
+  let body: { error?: unknown; data?: { txId?: unknown; status?: unknown } } | null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (body?.error !== CHAIN_REFUSAL_REPEAT || body.data?.status !== "failed") return undefined;
+  return {
+    reason: "failed",
+    message: "Steward recorded this transaction as failed (the chain refused it)",
+    txId: typeof body.data.txId === "string" ? body.data.txId : undefined,
   };
 }

@@ -43,6 +43,26 @@ export type OutcomeUnknown = {
   txHash: `0x${string}`;
   reconciliationRequired: true;
 };
+/**
+ * What Steward answers (502 `{ok: false, error}`) when the chain refused a transaction before it
+ * left the signer (its gas estimate): the node's text is never passed on, only one of these
+ * classes (packages/api/src/services/rpc-error.ts). The transaction is recorded `failed`; the
+ * same Idempotency-Key again is 409 `CHAIN_REFUSAL_REPEAT` with `data: {txId, status}`.
+ */
+export const CHAIN_REFUSALS = {
+  insufficient_funds: "Insufficient funds for transaction",
+  nonce: "Transaction nonce was rejected",
+  fees: "Transaction fee parameters were rejected",
+  execution: "Transaction execution was rejected",
+} as const;
+export type ChainRefusal = keyof typeof CHAIN_REFUSALS;
+/** Steward's 409 for a key whose transaction is already recorded (here: `failed`). */
+export const CHAIN_REFUSAL_REPEAT =
+  "Transaction execution is already recorded; inspect its status before retrying";
+/** Steward's 202 `error` when a signed transaction's broadcast failed and is not on the chain. */
+export const OUTCOME_UNKNOWN_ERROR =
+  "Broadcast outcome is unknown; reconcile the transaction hash before retrying";
+
 /** `GET /vault/:agentId/transactions/:txId` (the subset the client reads). */
 export type TxRecord = {
   id: string;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Config } from "../../lib/config.ts";
-import { localSecrets } from "../../lib/services.ts";
+import { localSecrets } from "../../lib/endpoints.ts";
 
 /** Where X is and our credentials there; `local`: the stand-in started beside the service. */
 export type XEndpoints = {

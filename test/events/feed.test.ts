@@ -89,7 +89,7 @@ beforeAll(async () => {
     sql: db.sql,
     settings: defaultApiSettings(),
     headBlock: async () => undefined,
-    events: { adminToken: ADMIN },
+    adminToken: ADMIN,
   });
 }, 60_000);
 afterAll(() => db?.stop());

@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { signWebhookBody } from "../../lib/events/signature.ts";
+import { signWebhookBody } from "../../lib/webhooks/inbound/signature.ts";
 
 /** One webhook to send: the path under /v2/webhooks, its secret and its body. */
 export type Delivery = { path: string; secret: string; body: Record<string, unknown> };

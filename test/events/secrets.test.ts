@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
-import { resolveWebhookSecrets } from "../../lib/events/webhook-secrets.ts";
+import { resolveWebhookSecrets } from "../../lib/webhooks/inbound/webhook-secrets.ts";
 import { runCli } from "../helpers/cli.ts";
 
 // Webhook secrets: required in production (every role refuses to start), generated once into

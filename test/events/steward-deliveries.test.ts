@@ -24,7 +24,8 @@ beforeAll(async () => {
     sql: db.sql,
     settings: defaultApiSettings(),
     headBlock: async () => undefined,
-    events: { webhookSecrets: secrets, adminToken: "operator-token-".padEnd(40, "x") },
+    adminToken: "operator-token-".padEnd(40, "x"),
+    events: { webhookSecrets: secrets },
   });
 }, 60_000);
 afterAll(() => db?.stop());

@@ -6,7 +6,7 @@ import { requestAs } from "../../api/testing/client.ts";
 import { responseChecker, validateOpenApiDocument } from "../../api/testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
 import { drainInboxBatch, failedWebhooks, retryWebhook } from "../../jobs/events/consumer.ts";
-import { signWebhookBody } from "../../lib/events/signature.ts";
+import { signWebhookBody } from "../../lib/webhooks/inbound/signature.ts";
 
 // The inbound webhooks, the consumer and the feed endpoints in-process over a real Postgres.
 // The consumer is called as its pg-boss job calls it; test/events/kill.test.ts runs it as a
@@ -36,7 +36,8 @@ beforeAll(async () => {
     sql: db.sql,
     settings: defaultApiSettings(),
     headBlock: async () => undefined,
-    events: { webhookSecrets: secrets, adminToken: ADMIN },
+    adminToken: ADMIN,
+    events: { webhookSecrets: secrets },
   });
   check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
 }, 60_000);

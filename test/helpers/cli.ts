@@ -51,7 +51,7 @@ export async function isolatedEnv(dataDir = mkdtempSync(join(tmpdir(), "launchpa
     PONDER_PORT: String(await freeListenPort()),
     DEVNET_PORT: String(await freeListenPort()),
     STEWARD_PORT: String(await freeListenPort()),
-    LAUNCHPAD_API_PORT: String(await freeListenPort()),
+    FOUR_MEME_API_PORT: String(await freeListenPort()),
     X_PORT: String(await freeListenPort()),
     HYPERLIQUID_PORT: String(await freeListenPort()),
     // The web role listens here; WEB_URL (the public URL) keeps its default.

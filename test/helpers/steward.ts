@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { pino } from "pino";
-import { createStewardApp } from "../../services/steward/stand-in/server.ts";
+import { createStewardApp } from "../../devnet/stand-ins/steward/server.ts";
 
 /**
  * The steward stand-in on a free port with a webhook receiver that answers 200, for tests and

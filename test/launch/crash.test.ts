@@ -6,6 +6,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { FOURMEME_KILL_POINTS } from "../../jobs/launch/fourmeme.ts";
 import { PREPARE_KILL_POINTS } from "../../jobs/launch/prepare.ts";
 import { SAGA_STEPS, STORE_KILL_POINTS } from "../../jobs/launch/step-names.ts";
 import { isolatedEnv, runCli, type Stack, startStack } from "../helpers/cli.ts";
@@ -17,6 +18,7 @@ import {
   launchBody,
   launchEnv,
   readRecord,
+  stackSql,
   waitWalletsPrepared,
 } from "../helpers/launch.ts";
 
@@ -27,11 +29,12 @@ afterAll(async () => {
 
 it("a worker killed after every saga step, and between storing and sending, resumes to exactly one wallet, Safe, NFT and token", async () => {
   // Test mode: the worker SIGKILLs itself once after each step (a "*-sent" step: broadcast, not
-  // yet mined) and once after storing signed relayer transactions before broadcasting them;
-  // the supervisor restarts it.
+  // yet mined), once after storing signed relayer transactions before broadcasting them, and
+  // once after storing a four.meme login (at the preparation) and an upload (in the launch)
+  // before using them; the supervisor restarts it.
   const env = launchEnv(await isolatedEnv(), {
     LAUNCHPAD_TEST_KILL_POINTS: "all",
-    LAUNCHPAD_TEST_MAX_RESTARTS: "20",
+    LAUNCHPAD_TEST_MAX_RESTARTS: "25",
     // Ten restarts, each waiting out the dead worker's lease: more than the default 120 s
     // request deadline on a loaded machine. The request still waits for the one saga.
     LAUNCH_DEADLINE_SECONDS: "400",
@@ -55,17 +58,33 @@ it("a worker killed after every saga step, and between storing and sending, resu
   const d = r.body.data;
 
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
-  const points = [...SAGA_STEPS, ...STORE_KILL_POINTS, ...PREPARE_KILL_POINTS];
+  const points = [
+    ...SAGA_STEPS,
+    ...STORE_KILL_POINTS,
+    ...PREPARE_KILL_POINTS,
+    ...FOURMEME_KILL_POINTS,
+  ];
   const kills = readdirSync(join(dataDir, "test-kills")).map((f) => f.split(".").at(-1));
   expect(kills.sort()).toEqual(points.sort());
   expect(stack.output().match(/worker exited \(SIGKILL\); restarting/g)).toHaveLength(
     points.length,
   );
-  // Nothing sent twice: the relayer mined the funding top-up, Safe and entry once each; the
-  // agent wallet (the one prepared) its identity and createToken.
+  // Nothing sent twice: the relayer mined the Safe and the entry once each and no top-up (the
+  // prepared wallet holds the launch's budget, and a resumed saga does not fund a wallet its
+  // createToken spent); the agent wallet (the one prepared) its identity and createToken.
   expect(d.walletAddress).toBe(prepared.get(a.agentId));
-  expect((await relayerNonce()) - relayerAtRequest).toBe(3);
+  expect((await relayerNonce()) - relayerAtRequest).toBe(2);
   expect(await client.getTransactionCount({ address: d.walletAddress })).toBe(2);
+
+  // four.meme: the image uploaded once (kept by its sha256), and the wallet's login, kept from
+  // its preparation through the crashes, not kept once the wallet launched.
+  const sql = stackSql(dataDir);
+  try {
+    expect(await sql`select url from app.fourmeme_images`).toHaveLength(1);
+    expect(await sql`select 1 from app.fourmeme_sessions`).toHaveLength(0);
+  } finally {
+    await sql.end();
+  }
 
   // The signer holds one wallet for the agent.
   // The store file is `{state, mac}` (integrity-checked).

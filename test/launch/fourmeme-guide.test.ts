@@ -13,9 +13,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "../../contracts/test/helpers.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
+import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
+import { createFourMemeApp } from "../../devnet/stand-ins/four-meme/server.ts";
 import { freePort } from "../../lib/net.ts";
-import { samplePng } from "../../services/launchpad-api/stand-in/sample-image.ts";
-import { createLaunchpadApp } from "../../services/launchpad-api/stand-in/server.ts";
 
 // four.meme's create flow driven as its guide (fourmeme-docs docs/create-guide.md) tells a
 // third party to run it, with a client written here from that guide alone, against the
@@ -86,7 +86,7 @@ beforeAll(async () => {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const server = serve({
-    fetch: createLaunchpadApp({
+    fetch: createFourMemeApp({
       record: chain.record,
       signer: devnetAccounts().launchpadSigner,
       origin,

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classify } from "../../jobs/launch/errors.ts";
+import { createFourMemeClient } from "../../services/four-meme/client.ts";
 import { UpstreamError } from "../../services/http.ts";
-import { createLaunchpadApiClient } from "../../services/launchpad-api/client.ts";
 
 // A refusal from four.meme is an HTTP 200 whose code is not "0": the launch fails with
 // LAUNCHPAD_ERROR and four.meme's own message, never as a success or an outage.
@@ -25,7 +25,7 @@ afterAll(() => server.close());
 describe("four.meme refusing", () => {
   it("a code other than 0 is a rejection carrying the code and msg, and fails the launch with LAUNCHPAD_ERROR", async () => {
     seen = [];
-    const api = createLaunchpadApiClient({ url, timeoutMs: 2_000 });
+    const api = createFourMemeClient({ url, timeoutMs: 2_000 });
     const error = await api.create("token", {} as never).catch((e: unknown) => e);
     expect(seen).toEqual(["POST /meme-api/v1/private/token/create"]);
     expect(error).toBeInstanceOf(UpstreamError);
@@ -38,7 +38,7 @@ describe("four.meme refusing", () => {
 
   it("reads the public config with a GET under the base path", async () => {
     seen = [];
-    const api = createLaunchpadApiClient({ url, timeoutMs: 2_000 });
+    const api = createFourMemeClient({ url, timeoutMs: 2_000 });
     await expect(api.publicConfig()).rejects.toThrow(/code 40001/);
     expect(seen).toEqual(["GET /meme-api/v1/public/config"]);
   });

@@ -24,6 +24,8 @@ import { devnetAccounts } from "../../devnet/accounts.ts";
 import { startAnvil } from "../../devnet/anvil.ts";
 import { deployDevnet } from "../../devnet/deploy.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
+import { startHyperliquidStandIn } from "../../devnet/stand-ins/hyperliquid/start.ts";
+import { createStewardApp } from "../../devnet/stand-ins/steward/server.ts";
 import { drainInboxBatch } from "../../jobs/events/consumer.ts";
 import { createAgent } from "../../lib/agents/keys.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
@@ -32,9 +34,7 @@ import { freePort } from "../../lib/net.ts";
 import { activePolicy } from "../../lib/policy/store.ts";
 import { startEmbeddedPostgres } from "../../lib/postgres/embedded.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
-import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
 import { createStewardClient, type StewardClient } from "../../services/steward/client.ts";
-import { createStewardApp } from "../../services/steward/stand-in/server.ts";
 
 export const ADMIN = "policy-test-admin-token-0123456789abcdef";
 const TENANT = "launchpad-policy-test";
@@ -103,9 +103,9 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
       rateLimit: { unauthenticated: 100_000, authenticated: 100_000 },
     }),
     dashboard: { policy: (id) => activePolicy(sql, id) },
+    adminToken: ADMIN,
     events: {
       webhookSecrets: { steward: SECRET, cloud: SECRET, codeHost: SECRET, agentEvents: SECRET },
-      adminToken: ADMIN,
     },
     policy: {
       steward,

@@ -1,8 +1,8 @@
 import { erc20Abi, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPolicyAudit } from "../../jobs/policy/auditor.ts";
-import { signWebhookBody } from "../../lib/events/signature.ts";
 import { policyVersions } from "../../lib/policy/store.ts";
+import { signWebhookBody } from "../../lib/webhooks/inbound/signature.ts";
 import { waitFor } from "../helpers/cli.ts";
 import { ADMIN, type PolicyWorld, startPolicyWorld } from "./harness.ts";
 

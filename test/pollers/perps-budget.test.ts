@@ -3,11 +3,11 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../api/env.ts";
 import { registerPollers } from "../../api/ops/pollers.ts";
+import type { Metered } from "../../devnet/stand-ins/hyperliquid/weight.ts";
 import { POLLER_LIMITS } from "../../jobs/limits.ts";
 import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
-import type { Metered } from "../../services/hyperliquid/stand-in/weight.ts";
 import { runCli } from "../helpers/cli.ts";
 import { pollerWorld, until } from "./world.ts";
 

@@ -6,10 +6,10 @@ import { type Address, getAddress, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { startSafeTxServiceStandIn } from "../../devnet/stand-ins/safe-tx-service/start.ts";
 import { safeEvents } from "../../jobs/pollers/safe.ts";
 import type { StartWorkerReturnType } from "../../jobs/worker.ts";
 import { safeTxHash } from "../../services/safe-tx-service/protocol.ts";
-import { startSafeTxServiceStandIn } from "../../services/safe-tx-service/stand-in/start.ts";
 import {
   killInsideCommit,
   pollersEnv,

@@ -6,9 +6,9 @@ import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { createXStandIn } from "../../devnet/stand-ins/x/server.ts";
 import type { StartWorkerReturnType } from "../../jobs/worker.ts";
 import { freePort } from "../../lib/net.ts";
-import { createXStandIn } from "../../services/x/stand-in/server.ts";
 import {
   killInsideCommit,
   pollersEnv,

@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { expect } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
+import { startHyperliquidStandIn } from "../../devnet/stand-ins/hyperliquid/start.ts";
 import { fillEvents, ledgerEvents } from "../../jobs/pollers/perps-events.ts";
 import { type StartWorkerReturnType, startWorker } from "../../jobs/worker.ts";
 import { loadConfig } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Fill, LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
-import { startHyperliquidStandIn } from "../../services/hyperliquid/stand-in/start.ts";
 import { cleanEnv, ROOT } from "../helpers/cli.ts";
 
 /** Waits until `check` returns a value (not undefined/false), or fails after `ms`. */

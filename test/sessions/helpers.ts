@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { responseChecker } from "../../api/testing/openapi.ts";
 import { nextIp } from "../helpers/launch.ts";
 
-/** The web app's origin in test stacks (WEB_URL's default). */
+/** The web app's origin in test stacks of their own (WEB_URL's default). */
 export const WEB = "http://127.0.0.1:3000";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against the OpenAPI
@@ -44,16 +44,17 @@ export function client(apiUrl: string) {
 export async function signIn(
   apiUrl: string,
   account: Account & { signMessage: NonNullable<Account["signMessage"]> },
-  o: { address?: Hex; sign?: (message: string) => Promise<Hex> } = {},
+  o: { address?: Hex; sign?: (message: string) => Promise<Hex>; web?: string } = {},
 ) {
+  const web = o.web ?? WEB;
   const call = client(apiUrl);
   const address = o.address ?? account.address;
   const n = await call("GET", `/auth/nonce?address=${address}`);
   expect(n.status).toBe(200);
   const message = createSiweMessage({
-    domain: new URL(WEB).host,
+    domain: new URL(web).host,
     address,
-    uri: WEB,
+    uri: web,
     version: "1",
     chainId: 56,
     nonce: n.body.data.nonce,

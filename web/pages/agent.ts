@@ -7,6 +7,7 @@ import type {
   BurnRate,
   Holdings,
   NavPoint,
+  PerpsAccount,
   SourceHoldings,
   TokenRecord,
 } from "../types.ts";
@@ -23,6 +24,7 @@ import {
   volume24hCell,
 } from "./bits.ts";
 import { type Html, layout, type PageContext } from "./layout.ts";
+import { perpsPanel } from "./perps.ts";
 
 /** Candle intervals the chart offers (the API's). */
 export const CHART_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d"] as const;
@@ -36,6 +38,7 @@ export type AgentPageData = {
   feed: FeedItem[];
   holdings: Holdings | null;
   burn: BurnRate | null;
+  perps: PerpsAccount | null;
   nav: NavPoint[];
   categories: readonly string[];
 };
@@ -215,7 +218,7 @@ export function agentPage(ctx: PageContext, d: AgentPageData): Html {
 ${d.token ? stats(d.token) : html`<p class="empty">The token is not indexed yet.</p>`}
 ${chart()}
 <div class="grid2">${tape(d.trades)}${feed(d.feed, d.categories)}</div>
-${d.agent ? html`<div class="grid2">${holdings(d.holdings, d.burn)}${records(d.agent)}</div>` : ""}`;
+${d.agent ? html`<div class="grid2">${holdings(d.holdings, d.burn)}${records(d.agent)}</div>${perpsPanel(d.perps)}` : ""}`;
   return layout(ctx, {
     title,
     body,

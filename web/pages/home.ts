@@ -1,6 +1,7 @@
-import { html } from "hono/html";
-import { bnb, relativeTime } from "../format.ts";
-import type { AgentSummary, Launch, OffsetList, TokenRecord } from "../types.ts";
+import { html, raw } from "hono/html";
+import { bnb, relativeTime, usd } from "../format.ts";
+import { type MarketTradeItem, tickerRow } from "../rows.ts";
+import type { AgentSummary, Launch, OffsetList, PlatformStats, TokenRecord } from "../types.ts";
 import {
   avatar,
   changeCell,
@@ -27,7 +28,39 @@ export type HomeData = {
   launches: Launch[];
   sort: HomeSort;
   page: number;
+  /** Null when the API could not give them: the rest of the page still renders. */
+  stats: PlatformStats | null;
+  trades: MarketTradeItem[];
+  /** Token address -> symbol, for the ticker's names. */
+  symbols: Record<string, string>;
 };
+
+/** The platform totals (GET /v2/stats); the island re-reads them after trades. */
+export function statsStrip(s: PlatformStats | null): Html {
+  if (!s) return html``;
+  const item = (id: string, label: string, value: string, title = "") =>
+    html`<div><dt>${label}</dt><dd id="${id}" title="${title}">${value}</dd></div>`;
+  return html`<section class="card platform" aria-label="Platform totals">
+<dl class="stats" id="platform-stats" data-block="${s.indexedBlock}">
+${item("ps-agents", "Agents", s.agents.toLocaleString("en-US"))}
+${item("ps-launched", "Tokens launched", s.tokens.launched.toLocaleString("en-US"))}
+${item("ps-graduated", "Graduated", s.tokens.graduated.toLocaleString("en-US"))}
+${item("ps-volume24h", "24 h volume", bnb(s.volume.bnb24h), `${s.volume.bnb24h} wei = ${usd(s.volume.usd24h)}`)}
+${item("ps-volume", "Total volume", bnb(s.volume.bnbTotal), `${s.volume.bnbTotal} wei = ${usd(s.volume.usdTotal)}`)}
+${item("ps-raised", "Raised by deposit launches", bnb(s.depositLaunches.raisedBnb), `${s.depositLaunches.launched} of ${s.depositLaunches.total} launched`)}
+</dl>
+<p class="small">As of block ${s.indexedBlock}.</p>
+</section>`;
+}
+
+/** The live trade ticker: newest first; the island prepends each trade of the `trades` channel. */
+function ticker(d: HomeData): Html {
+  return html`<section aria-labelledby="ticker-h">
+<div class="section-head"><h2 id="ticker-h">Latest trades</h2></div>
+<ol class="ticker" id="ticker" aria-live="polite">${raw(d.trades.map((t) => tickerRow(t, d.symbols[t.token])).join(""))}</ol>
+${d.trades.length === 0 ? html`<p class="empty" id="ticker-empty">No trade yet.</p>` : ""}
+</section>`;
+}
 
 const agentHref = (address: string) => `/agent/${address}`;
 
@@ -83,7 +116,9 @@ export function homePage(ctx: PageContext, d: HomeData): Html {
       html`<a href="/?sort=${key}" ${key === d.sort ? html`aria-current="true" class="on"` : ""}>${label}</a>`,
   );
   const body = html`
+${statsStrip(d.stats)}
 ${d.featured ? featuredBlock(d.featured) : ""}
+${ticker(d)}
 <section aria-labelledby="agents-h">
 <div class="section-head"><h1 id="agents-h">Agents</h1>
 <nav class="tabs" aria-label="Sort by">${sorts}</nav></div>
@@ -115,5 +150,10 @@ depositor${l.depositorCount === 1 ? "" : "s"} · closes <time datetime="${l.clos
       )}</ul>`
 }
 </section>`;
-  return layout(ctx, { title: "Agents", body });
+  return layout(ctx, {
+    title: "Agents",
+    body,
+    script: "home",
+    data: { apiUrl: ctx.apiUrl, wsUrl: ctx.wsUrl, symbols: d.symbols },
+  });
 }

@@ -37,6 +37,7 @@ ${p.head ?? ""}
   <a class="brand" href="/">launchpad</a>
   <nav aria-label="Main">
     <a href="/">Agents</a>
+    <a href="/leaderboard">Leaderboard</a>
     <a href="/launches">Launches</a>
     <a href="${ctx.apiUrl}/docs">API</a>
   </nav>

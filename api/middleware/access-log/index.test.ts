@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../../lib/logger.ts";
 import type { AppEnv } from "../../env.ts";
 import { accessLog } from "./index.ts";
 
@@ -35,5 +36,26 @@ describe("accessLog", () => {
     app.get("/boom", (c) => c.text("no", 503));
     await app.request("/boom");
     expect(lines[0]).toMatchObject({ status: 503, level: 50 });
+  });
+
+  it("sums up a storm of 503s of one cause (the database away) instead of a line per request", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(JSON.parse(String(chunk)));
+        cb();
+      },
+    });
+    const logger = createLogger("api", "info", { destination });
+    const app = new Hono<AppEnv>().use(requestId()).use(accessLog(logger));
+    app.get("/read", () => {
+      throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+        code: "ECONNREFUSED",
+      });
+    });
+    app.onError((_e, c) => c.text("unavailable", 503));
+    for (let i = 0; i < 100; i++) expect((await app.request("/read")).status).toBe(503);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ status: 503, level: 50, msg: "request" });
   });
 });

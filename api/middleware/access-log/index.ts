@@ -15,7 +15,9 @@ export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
     await next();
     const ms = Math.round((performance.now() - started) * 10) / 10;
     const entry = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
-    if (c.res.status >= 500) log.error(entry, "request");
+    // The error goes along so the logger sums up a storm of one cause (a database outage
+    // answers every request 503) instead of a line per request; /metrics counts each.
+    if (c.res.status >= 500) log.error(c.error ? { ...entry, err: c.error } : entry, "request");
     else log.info(entry, "request");
   };
 }

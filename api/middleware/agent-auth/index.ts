@@ -9,13 +9,27 @@ export type AgentAuthEnv = { Variables: AppEnv["Variables"] & { agentKey: Verifi
 
 export type AgentAuthOptions = { sql: Sql; scope?: string };
 
-/** The key from `Authorization: Bearer <key>` or `X-Agent-Api-Key: <key>`, if any. */
+/** The scheme and key of a well-formed `Authorization: Bearer <key>` (RFC 6750 2.1). */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * The key from `Authorization: Bearer <key>` or `X-Agent-Api-Key: <key>`, if any. An
+ * Authorization header in another form carries no key (RFC 6750): `authenticateAgentKey`
+ * refuses it, and it never falls back to the whole header.
+ */
 export function agentKeyFrom(headers: {
   get(name: string): string | null | undefined;
 }): string | undefined {
   const auth = headers.get("authorization");
-  if (auth) return /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] ?? auth;
+  if (auth) return BEARER.exec(auth)?.[1];
   return headers.get("x-agent-api-key")?.trim() || undefined;
+}
+
+/** RFC 6750 3: every refusal of a bearer credential names the scheme, and why when known. */
+function challenge(error?: "invalid_request" | "invalid_token" | "insufficient_scope") {
+  return {
+    "WWW-Authenticate": `Bearer realm="launchpad"${error ? `, error="${error}"` : ""}`,
+  };
 }
 
 /**
@@ -49,21 +63,31 @@ export async function authenticateAgentKey(
   headers: { get(name: string): string | null | undefined },
   scopes: readonly string[],
 ): Promise<VerifiedKey> {
+  const auth = headers.get("authorization");
+  if (auth && !BEARER.test(auth)) {
+    throw new HttpError("AGENT_AUTH_INVALID", {
+      message: "the Authorization header must be `Bearer agk_...` (one space, then the key)",
+      headers: challenge("invalid_request"),
+    });
+  }
   const key = agentKeyFrom(headers);
   if (!key) {
     throw new HttpError("AGENT_AUTH_MISSING", {
       message: "send your agent key as Authorization: Bearer agk_... or X-Agent-Api-Key",
+      headers: challenge(),
     });
   }
   const verified = await verifyKey(sql, key);
   if (!verified) {
     throw new HttpError("AGENT_AUTH_INVALID", {
       message: "the key is unknown, revoked or expired",
+      headers: challenge("invalid_token"),
     });
   }
   if (!verified.scopes.some((s) => scopes.includes(s))) {
     throw new HttpError("AGENT_SCOPE_FORBIDDEN", {
       message: `the key lacks the ${scopes[0]} scope`,
+      headers: challenge("insufficient_scope"),
     });
   }
   return verified;
@@ -78,7 +102,7 @@ export function isOperatorToken(
   header: string | null | undefined,
 ): boolean {
   if (!token || !header) return false;
-  const got = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? "");
+  const got = Buffer.from(BEARER.exec(header)?.[1] ?? "");
   const want = Buffer.from(token);
   return got.length === want.length && timingSafeEqual(got, want);
 }

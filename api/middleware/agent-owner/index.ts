@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { AGENT_WRITE_SCOPE } from "../../../lib/agents/keys.ts";
-import type { Actor } from "../../../lib/dashboard/records.ts";
+import type { Actor } from "../../../lib/agents/records.ts";
 import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";

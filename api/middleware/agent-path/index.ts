@@ -1,10 +1,20 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { type DashboardAgent, findAgent } from "../../../lib/dashboard/read.ts";
+import { type DashboardAgent, findAgent } from "../../../lib/agents/read.ts";
 import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
+import type { IndexedBlockTracker } from "../../http/indexed-block.ts";
+import { READ_CACHE_LIMITS } from "../../limits.ts";
 
-export type AgentPathOptions = { sql: Sql };
+export type AgentPathOptions = {
+  sql: Sql;
+  /**
+   * Public reads: keep each resolution for the indexed generation (every write of app.agents
+   * moves it), so a read of an agent pays no lookup. Not for routes that use the steward's
+   * wallet id: launch_sagas moves no generation.
+   */
+  tracker?: IndexedBlockTracker;
+};
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_AGENT_ID = 64;
@@ -26,10 +36,44 @@ function malformed(message: string): HttpError {
  * createRoute({ ..., middleware: [agentPath({ sql })] });
  */
 export function agentPath<E extends AppEnv = AppEnv>(o: AgentPathOptions): MiddlewareHandler<E> {
+  const resolve = o.tracker
+    ? cachedResolver(o.sql, o.tracker)
+    : (raw: string) => resolveAgent(o.sql, raw);
   return async function agentPathMiddleware(c, next) {
     const ctx = c as unknown as Context<AppEnv>;
-    if (!ctx.var.agent) ctx.set("agent", await resolveAgent(o.sql, c.req.param("agent") ?? ""));
+    if (!ctx.var.agent) ctx.set("agent", await resolve(c.req.param("agent") ?? ""));
     await next();
+  };
+}
+
+/**
+ * `resolveAgent` with its answers kept while the indexed generation stays (bounded, oldest out
+ * first; a failure is not kept). A request that still holds an older generation looks up.
+ */
+function cachedResolver(sql: Sql, tracker: IndexedBlockTracker) {
+  let gen = -1;
+  const kept = new Map<string, Promise<DashboardAgent>>();
+  return async (raw: string): Promise<DashboardAgent> => {
+    const state = await tracker.current();
+    if (state.gen < gen) return resolveAgent(sql, raw);
+    if (state.gen > gen) {
+      gen = state.gen;
+      kept.clear();
+    }
+    // Addresses match in any case; agent ids as written.
+    const key = /^0x/i.test(raw) ? raw.toLowerCase() : raw;
+    const hit = kept.get(key);
+    if (hit) return hit;
+    const p = resolveAgent(sql, raw);
+    if (kept.size >= READ_CACHE_LIMITS.maxEntries) {
+      const oldest = kept.keys().next().value;
+      if (oldest !== undefined) kept.delete(oldest);
+    }
+    kept.set(key, p);
+    p.catch(() => {
+      if (kept.get(key) === p) kept.delete(key);
+    });
+    return p;
   };
 }
 

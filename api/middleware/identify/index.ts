@@ -4,6 +4,8 @@ import { verifyKey } from "../../../lib/agents/keys.ts";
 import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { agentKeyFrom } from "../agent-auth/index.ts";
+import { COOKIES } from "../session/cookies.ts";
+import { cookieValue, findSession } from "../session/store.ts";
 
 export type IdentifyOptions = {
   sql: Sql;
@@ -18,7 +20,7 @@ export const SERVICE_KEY_HEADER = "x-service-key";
  * Sets `principal` before the rate limit, so a known client gets its own budget on every
  * route: the web role presenting the service key counts as `service:web` (its server-side
  * reads serve many visitors; the web app limits each visitor itself), a valid agent key as its
- * agent. It never refuses: an absent or bad credential leaves the request anonymous, and routes
+ * agent, a live SIWE or patron session cookie as its user. It never refuses: an absent or bad credential leaves the request anonymous, and routes
  * that need a key still check it. A service principal grants no access, only a budget.
  *
  * @example
@@ -35,7 +37,23 @@ export function identify(o: IdentifyOptions): MiddlewareHandler<AppEnv> {
     }
     const key = agentKeyFrom(c.req.raw.headers);
     const verified = key ? await verifyKey(o.sql, key).catch(() => undefined) : undefined;
-    if (verified) c.set("principal", { kind: "agent", id: verified.agentId });
+    if (verified) {
+      c.set("principal", { kind: "agent", id: verified.agentId });
+      return next();
+    }
+    // A live session cookie is a signed-in user: the authenticated budget, counted per wallet
+    // (or patron) as requireSession names it, whichever of its sessions or IPs it comes from.
+    for (const kind of ["siwe", "patron"] as const) {
+      const id = cookieValue(c, kind === "siwe" ? COOKIES.siwe : COOKIES.patron);
+      const session = id ? await findSession(o.sql, kind, id).catch(() => undefined) : undefined;
+      if (session) {
+        c.set("principal", {
+          kind: "user",
+          id: session.kind === "siwe" ? session.address : `patron:${session.patronId}`,
+        });
+        break;
+      }
+    }
     await next();
   };
 }

@@ -2,8 +2,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
+import type { Session } from "../../session.ts";
 import { COOKIES } from "./cookies.ts";
-import { cookieValue, findSession, type Session } from "./store.ts";
+import { cookieValue, findSession } from "./store.ts";
 
 export type RequireSessionOptions = { sql: Sql; kind: Session["kind"] };
 

@@ -4,11 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Address } from "viem";
 import type { Sql } from "../../../lib/db/client.ts";
 import { SESSION_LIMITS } from "../../limits.ts";
-
-/** A live session as the routes see it. */
-export type Session =
-  | { kind: "siwe"; idHash: Buffer; address: Address; expiresAt: Date }
-  | { kind: "patron"; idHash: Buffer; patronId: string; expiresAt: Date };
+import type { Session } from "../../session.ts";
 
 /** 256 random bits: a plain sha256 is preimage-safe, and a lookup by hash is constant-time enough. */
 const hashId = (id: string) => createHash("sha256").update(id).digest();

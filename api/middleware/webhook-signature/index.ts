@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { verifyWebhookSignature } from "../../../lib/events/signature.ts";
+import { verifyWebhookSignature } from "../../../lib/webhooks/inbound/signature.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
 

@@ -2,9 +2,9 @@ import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
 import { pino } from "pino";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHyperliquidStandIn } from "../../../devnet/stand-ins/hyperliquid/start.ts";
 import { createHyperliquidClient } from "../../../services/hyperliquid/client.ts";
 import { Fill, signL1Action } from "../../../services/hyperliquid/protocol.ts";
-import { startHyperliquidStandIn } from "../../../services/hyperliquid/stand-in/start.ts";
 import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 

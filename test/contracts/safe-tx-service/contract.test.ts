@@ -2,11 +2,11 @@ import { pino } from "pino";
 import { type Hex, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSafeTxServiceStandIn } from "../../../devnet/stand-ins/safe-tx-service/start.ts";
 import { UpstreamError } from "../../../services/http.ts";
 import { createSafeTxServiceClient } from "../../../services/safe-tx-service/client.ts";
 import { SafeApiKit } from "../../../services/safe-tx-service/kits.ts";
 import { safeTxHash } from "../../../services/safe-tx-service/protocol.ts";
-import { startSafeTxServiceStandIn } from "../../../services/safe-tx-service/stand-in/start.ts";
 import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 
@@ -111,7 +111,7 @@ describe("the stand-in answers in the recorded shapes", () => {
   let hash: Hex;
   const owner = privateKeyToAccount(`0x${"11".repeat(32)}`);
   beforeAll(async () => {
-    // No chain: every signer counts as an owner (Safe info is compared in stand-in/sdk.test.ts,
+    // No chain: every signer counts as an owner (Safe info is compared in devnet/stand-ins/safe-tx-service/sdk.test.ts,
     // which runs one).
     s = await startSafeTxServiceStandIn({ chainId: 56, log: pino({ level: "silent" }) });
     const t = {

@@ -147,6 +147,22 @@ describe("our client reads Steward's recorded answers", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a 502 naming the chain's refusal is final: sent once, an order's 409, a launch's LAUNCHPAD_ERROR", async () => {
+    replay({ "POST /vault/agt_1/sign": [fx("sign-insufficient-funds")] });
+    const error = await caught(client().sendTransaction("agt_1", TX));
+    expect(seen).toHaveLength(1);
+    expect(signerError(error)).toMatchObject({ code: "conflict" });
+    const e = classify(error, "createSent");
+    expect(e).toMatchObject({ code: "LAUNCHPAD_ERROR" });
+    expect(e.message).toContain("signer_chain_refused");
+    // The same key again: Steward's 409 for a transaction recorded failed, the same step error.
+    replay({ "POST /vault/agt_1/sign": [fx("sign-failed-repeat")] });
+    const repeat = await caught(client().sendTransaction("agt_1", TX));
+    expect(classify(repeat, "createSent").message).toContain(
+      "3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f",
+    );
+  });
+
   it("a 403 without results is Steward refusing our credentials: a launch error naming the signer, no key", async () => {
     replay({ "GET /agents/agt_x": [fx("forbidden")] });
     const error = await caught(client().getWallet("agt_x"));

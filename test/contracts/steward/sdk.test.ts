@@ -17,11 +17,13 @@ import {
 } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signerError } from "../../../api/policy/policy.ts";
 import { DEVNET_MNEMONIC, startAnvil } from "../../../devnet/anvil.ts";
+import { createStewardApp } from "../../../devnet/stand-ins/steward/server.ts";
+import { classify } from "../../../jobs/launch/errors.ts";
 import { viemChain } from "../../../lib/chain.ts";
 import { freePort } from "../../../lib/net.ts";
-import { createStewardClient } from "../../../services/steward/client.ts";
-import { createStewardApp } from "../../../services/steward/stand-in/server.ts";
+import { createStewardClient, stewardChainRefusal } from "../../../services/steward/client.ts";
 import { verifyStewardDelivery } from "../../../services/steward/webhooks.ts";
 
 // The stand-in driven by the real Steward SDK (@stwd/sdk 0.8.1) for every call the service
@@ -80,6 +82,29 @@ afterAll(async () => {
 });
 
 const sdk = () => new StewardClient({ baseUrl: url, apiKey, tenantId: TENANT });
+
+/** A local forwarder to `target` that adds `Idempotency-Key: key` (the SDK cannot send it). */
+async function forwarder(target: string, key: string): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", async () => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === "string" && k !== "host" && k !== "content-length") headers.set(k, v);
+      headers.set("idempotency-key", key);
+      const r = await fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" ? undefined : body,
+      });
+      res.writeHead(r.status, { "content-type": "application/json" }).end(await r.text());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  stop.push(() => new Promise<void>((r) => server.close(() => r())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => {
@@ -171,6 +196,55 @@ describe("the stand-in, driven by @stwd/sdk", () => {
       ok: true,
       data: { id: first.txId, status: "broadcast", txHash: first.txHash },
     });
+  });
+
+  it("a transaction the chain refuses (no BNB for gas) is Steward's 502, then its 409; our client maps both", async () => {
+    const broke = await sdk().createWallet("launchpad-broke", "Broke", "launchpad-broke");
+    // The SDK cannot send Idempotency-Key: a forwarder adds it, as a gateway in front would.
+    const viaKey = async (key: string) =>
+      new StewardClient({ baseUrl: await forwarder(url, key), apiKey, tenantId: TENANT });
+    const tx = { to: TARGET, value: "0", chainId: 56 };
+    const first = await failure((await viaKey("sdk-broke-0001")).signTransaction(broke.id, tx));
+    // Steward's class of the node's error, not its text (packages/api/src/services/rpc-error.ts).
+    expect({ status: first.status, message: first.message }).toEqual({
+      status: 502,
+      message: "Insufficient funds for transaction",
+    });
+    const again = await failure((await viaKey("sdk-broke-0001")).signTransaction(broke.id, tx));
+    expect(again.status).toBe(409);
+    expect(again.message).toContain("already recorded");
+    const { txId } = again.data as { txId: string };
+    expect(again.data).toMatchObject({ status: "failed" });
+    const record = await fetch(`${url}/vault/${broke.id}/transactions/${txId}`, {
+      headers: { "x-steward-key": apiKey, "x-steward-tenant": TENANT },
+    }).then((r) => r.json());
+    expect(record).toMatchObject({ ok: true, data: { id: txId, status: "failed", txHash: null } });
+
+    // Our client: a final answer, not retried; an order's 409, a launch step's LAUNCHPAD_ERROR.
+    const ours = createStewardClient({ url, apiKey, tenantId: TENANT, timeoutMs: 10_000 });
+    const send = (key: string, gas?: string) =>
+      ours.sendTransaction(broke.id, { to: TARGET, idempotencyKey: key, ...(gas ? { gas } : {}) });
+    const refused = await send("broke-0001").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(stewardChainRefusal(refused)).toMatchObject({ reason: "insufficient_funds" });
+    expect(signerError(refused)).toMatchObject({ code: "conflict", status: 409 });
+    const step = classify(refused, "identitySent");
+    expect(step.code).toBe("LAUNCHPAD_ERROR");
+    expect(step.message).toContain("signer_chain_refused");
+    expect(step.message).toContain("Insufficient funds for transaction");
+    const repeat = await send("broke-0001").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(stewardChainRefusal(repeat)).toMatchObject({ reason: "failed" });
+    expect(classify(repeat, "identitySent").code).toBe("LAUNCHPAD_ERROR");
+    // With its gas named nothing is estimated: the signed broadcast the chain refuses is
+    // Steward's 202 outcome_unknown (reconcile by hash), never a 500 to retry.
+    const unknown = await send("broke-0002", "100000");
+    expect(unknown).toMatchObject({ outcome: "unknown", txHash: expect.stringMatching(/^0x/) });
+    expect(await send("broke-0002", "100000")).toEqual(unknown);
   });
 
   it("gets and replaces the agent's policy rules", async () => {

@@ -2,8 +2,8 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createXStandIn } from "../../../devnet/stand-ins/x/server.ts";
 import { createXClient, createXReadClient, XRateLimited } from "../../../services/x/client.ts";
-import { createXStandIn } from "../../../services/x/stand-in/server.ts";
 import { type ReplayServer, replayServer } from "../replay.ts";
 import { type Recorded, recorded, shapeDiff } from "../shape.ts";
 

@@ -1,4 +1,4 @@
-import { signWebhookBody } from "../../../lib/events/signature.ts";
+import { signWebhookBody } from "../../../lib/webhooks/inbound/signature.ts";
 import { nextIp } from "../launch.ts";
 
 /** What the load saw: requests by kind and status (`net` = no answer). */

@@ -15,7 +15,7 @@ import { rolePid } from "../launch.ts";
 const API_START_TIMEOUT_MS = 180_000;
 
 /** Roles the supervisor restarts by itself once killed. */
-export const SUPERVISED_ROLES = ["worker", "indexer", "steward", "launchpad-api", "x"] as const;
+export const SUPERVISED_ROLES = ["worker", "indexer", "steward", "four-meme", "x"] as const;
 
 export type ChaosAction =
   | { kind: "kill"; role: (typeof SUPERVISED_ROLES)[number] | "api-2" }
@@ -24,8 +24,8 @@ export type ChaosAction =
 
 /**
  * A second `launchpad api` beside the supervisor's, on the stack's database and chain: the
- * API process chaos kills and restarts (the supervisor treats its own API dying as fatal, by
- * design). Its output goes to `<data dir>/api-2.log`.
+ * API process chaos kills and restarts, as a second instance run by hand (the supervisor
+ * restarts its own). Its output goes to `<data dir>/api-2.log`.
  *
  * @example
  * const api2 = await secondApi(env); await api2.start(); // not started until asked

@@ -128,7 +128,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
           r.status < 500 &&
           r.status !== 409 &&
           r.status !== 429 &&
-          // The sample image is served by the launchpad-api stand-in, one of the roles killed.
+          // The sample image is served by the four-meme stand-in, one of the roles killed.
           r.body.code !== "IMAGE_UNREACHABLE"
         )
           throw new Error(`launch refused: ${r.status} ${JSON.stringify(r.body)}`);

@@ -134,10 +134,17 @@ export function tableFingerprint(
         `select table_name as t from information_schema.tables where table_schema = '${schema}' and table_type = 'BASE TABLE' order by 1`,
       );
       const names = tables.map((r) => String(r.t)).filter((t) => !skip.includes(t));
+      // "table.column" in `skip`: that column is left out of the table's rows.
+      const row = (t: string) => {
+        const cols = skip.filter((s) => s.startsWith(`${t}.`)).map((s) => s.slice(t.length + 1));
+        return cols.length === 0
+          ? "x::text"
+          : `(to_jsonb(x) ${cols.map((c) => `- '${c}'`).join(" ")})::text`;
+      };
       query = `select ${names
         .map(
           (t) =>
-            `(select count(*) || ':' || coalesce(sum(hashtext(x::text)), 0) from ${schema}."${t}" x) as "${t}"`,
+            `(select count(*) || ':' || coalesce(sum(hashtext(${row(t)})), 0) from ${schema}."${t}" x) as "${t}"`,
         )
         .join(", ")}`;
     }

@@ -26,12 +26,26 @@ export const FUZZ_SNAPSHOT_SKIP = [
   // Written by the roles on their own clock: heartbeats, the pollers' cursors and
   // caches, the six-hourly policy auditor's runs.
   "role_heartbeats",
+  "instances",
   "poller_state",
   "perps_accounts",
   "perps_account_hours",
+  "perps_fill_totals",
   "policy_audit_runs",
-  // The launch worker prepares the wallets of registered agents (jobs/launch/prepare.ts).
+  // The launch worker prepares the wallets of registered agents (jobs/launch/prepare.ts) and
+  // logs them in at four.meme.
   "launch_wallets",
+  "fourmeme_sessions",
+  // The social poller's engagement counts and follower hours.
+  "social_post_metrics",
+  "social_follower_hours",
+  // The NAV job's runway figures on each agent (lib/agents/runway.ts); the agent's other
+  // columns are still compared.
+  "agents.treasury_usd",
+  "agents.monthly_burn_usd",
+  "agents.runway_days",
+  "agents.runway_block",
+  "agents.runway_at",
 ];
 
 export type FuzzStack = {

@@ -1,0 +1,89 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../lib/db/client.ts";
+import { view } from "../../lib/db/views.ts";
+import type { AppEnv } from "../env.ts";
+import { decodeCursor, pageOf } from "../http/cursor.ts";
+import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import type { ReadDeps } from "../http/read-deps.ts";
+import {
+  Address,
+  COMMON_ERRORS,
+  CursorQuery,
+  cursorList,
+  IndexedBlockField,
+  jsonResponse,
+  okEnvelope,
+} from "../http/schemas.ts";
+import { readViews } from "../http/views.ts";
+import type { ApiSettings } from "../settings.ts";
+import { Trade, toTrade, tradeCursor } from "./trades.ts";
+
+/** A trade of any service token: a `Trade` that names its token. */
+export const MarketTrade = Trade.extend({ token: Address }).openapi("MarketTrade");
+
+/** Wei up to 2^256 - 1: at most 78 digits, no sign, no fraction. */
+const WeiQuery = z
+  .string()
+  .regex(/^[0-9]{1,78}$/, "must be a non-negative integer of wei (a decimal string)")
+  .openapi({ example: "100000000000000000" });
+
+const route = createRoute({
+  method: "get",
+  path: "/v2/trades",
+  tags: ["market"],
+  summary: "Trades of every service token, newest first (curve and DEX)",
+  description:
+    "The trade ticker. Cursor pagination over (block, log index) as `/tokens/{address}/trades`: pass `nextCursor` back as `cursor` with the same filters. `side` and `minBnbAmount` (gross BNB wei, inclusive) filter. Live: the WebSocket channel `trades`.",
+  request: {
+    query: CursorQuery.extend({
+      side: z.enum(["buy", "sell"], { error: "must be buy or sell" }).optional(),
+      minBnbAmount: WeiQuery.optional().openapi({
+        description: "Only trades of at least this many BNB wei (bnbAmount)",
+      }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      "A page of trades",
+      okEnvelope(cursorList(MarketTrade).extend({ indexedBlock: IndexedBlockField })),
+    ),
+    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...COMMON_ERRORS,
+  },
+});
+
+type Row = Record<string, string | number>;
+
+/** An item of `GET /v2/trades` (and of the WebSocket channel `trades`) from a `trade` row. */
+export function toMarketTrade(r: Row) {
+  return { ...toTrade(r), token: r.token as string };
+}
+
+/** `GET /v2/trades`, from the `trade` view, walking its (block_number, log_index) index. */
+export function registerAllTrades(
+  app: OpenAPIHono<AppEnv>,
+  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps },
+) {
+  const { sql } = d;
+  const trades = view(sql, d.settings.viewsSchema, "trade");
+  app.openapi(route, async (c) => {
+    const q = c.req.valid("query");
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const state = await d.reads.tracker.current();
+    const read = async () => {
+      const rows = await sql<Row[]>`select * from ${trades}
+        where true
+          ${after ? sql`and (block_number, log_index) < (${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
+          ${q.side ? sql`and side = ${q.side}` : sql``}
+          ${q.minBnbAmount ? sql`and bnb_amount >= ${q.minBnbAmount}::numeric` : sql``}
+        order by block_number desc, log_index desc limit ${q.limit + 1}`;
+      const { page, nextCursor } = pageOf(rows, q.limit, tradeCursor);
+      return {
+        ok: true as const,
+        data: { items: page.map(toMarketTrade), nextCursor, indexedBlock: state.block },
+      };
+    };
+    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
+    return sendCached(c, cached, REVALIDATE) as never;
+  });
+}

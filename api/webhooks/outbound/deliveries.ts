@@ -1,0 +1,146 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Sql } from "../../../lib/db/client.ts";
+import {
+  DELIVERY_STATUSES,
+  type DeliveryView,
+  listDeliveries,
+  queueTestDelivery,
+  redeliver,
+} from "../../../lib/webhooks/outbound/deliveries.ts";
+import { getSubscription } from "../../../lib/webhooks/outbound/subscriptions.ts";
+import type { AppEnv } from "../../env.ts";
+import { HttpError } from "../../errors.ts";
+import { pageOf } from "../../http/cursor.ts";
+import {
+  CursorQuery,
+  cursorList,
+  ErrorEnvelope,
+  jsonResponse,
+  okEnvelope,
+} from "../../http/schemas.ts";
+import { agentOf } from "../../middleware/agent-path/index.ts";
+import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
+
+function deliveryView(v: DeliveryView) {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    ...v,
+    eventId: v.eventId === null ? null : String(v.eventId),
+    occurredAt: v.occurredAt.toISOString(),
+    nextAttemptAt: iso(v.nextAttemptAt),
+    lastAttemptAt: iso(v.lastAttemptAt),
+    createdAt: v.createdAt.toISOString(),
+    finishedAt: iso(v.finishedAt),
+    log: v.log.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+  };
+}
+
+/** The deliveries cursor: the last item's (createdAt, deliveryId), opaque to clients. */
+function encodeCursor(v: DeliveryView): string {
+  return Buffer.from(`${v.createdAt.toISOString()}|${v.deliveryId}`).toString("base64url");
+}
+function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
+  const m = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\|(whdel_[A-Za-z0-9_-]{1,40})$/.exec(
+    /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "",
+  );
+  if (!m?.[1] || !m[2]) {
+    throw new HttpError("validation_failed", {
+      message: "cursor is malformed: pass back a nextCursor exactly as received",
+      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
+    });
+  }
+  return { createdAt: new Date(m[1]), deliveryId: m[2] };
+}
+
+const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
+  createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
+const one = "/v2/agents/{agent}/webhooks/{subscriptionId}";
+
+/**
+ * A subscription's delivery log, redelivery and the test event. The API only queues: the
+ * worker's dispatcher sends (woken by NOTIFY outbound_deliveries).
+ */
+export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sql }) {
+  app.openapi(
+    route({
+      method: "post",
+      path: `${one}/test`,
+      summary: "Send a webhook.test event to the subscription (even a disabled one)",
+      request: { params: SubParams },
+      responses: {
+        202: jsonResponse("Queued; follow it in the deliveries", okEnvelope(Delivery)),
+        ...WEBHOOK_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { subscriptionId } = c.req.valid("param");
+      const { agentId } = agentOf(c);
+      await getSubscription(d.sql, agentId, subscriptionId);
+      const v = await queueTestDelivery(d.sql, { subscriptionId, agentId });
+      return c.json({ ok: true as const, data: deliveryView(v) }, 202);
+    },
+  );
+
+  app.openapi(
+    route({
+      method: "get",
+      path: `${one}/deliveries`,
+      summary: "The subscription's deliveries, newest first, with their attempts",
+      request: {
+        params: SubParams,
+        query: z.object({
+          status: z
+            .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
+            .optional(),
+          ...CursorQuery.shape,
+        }),
+      },
+      responses: {
+        200: jsonResponse("A page of deliveries", okEnvelope(cursorList(Delivery))),
+        ...WEBHOOK_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { subscriptionId } = c.req.valid("param");
+      const { agentId } = agentOf(c);
+      const q = c.req.valid("query");
+      const before = q.cursor ? decodeCursor(q.cursor) : undefined;
+      await getSubscription(d.sql, agentId, subscriptionId);
+      const rows = await listDeliveries(d.sql, {
+        subscriptionId,
+        status: q.status,
+        limit: q.limit + 1,
+        before,
+      });
+      const { page, nextCursor } = pageOf(rows, q.limit, encodeCursor);
+      return c.json(
+        { ok: true as const, data: { items: page.map(deliveryView), nextCursor } },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    route({
+      method: "post",
+      path: `${one}/deliveries/{deliveryId}/redeliver`,
+      summary: "Send a delivery again now (same webhook-id and body, a fresh retry schedule)",
+      request: { params: SubParams.extend({ deliveryId: z.string().min(1).max(64) }) },
+      responses: {
+        202: jsonResponse("Queued", okEnvelope(Delivery)),
+        409: jsonResponse(
+          "conflict: a chain event not final yet, or removed by a reorg",
+          ErrorEnvelope,
+        ),
+        ...WEBHOOK_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { subscriptionId, deliveryId } = c.req.valid("param");
+      const { agentId } = agentOf(c);
+      await getSubscription(d.sql, agentId, subscriptionId);
+      const v = await redeliver(d.sql, { subscriptionId, deliveryId });
+      return c.json({ ok: true as const, data: deliveryView(v) }, 202);
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../../config.ts";
+import { resolveEndpoints } from "../../endpoints.ts";
+
+/** One HMAC secret per webhook source (docs/events.md). */
+export type WebhookSecrets = {
+  steward: string;
+  cloud: string;
+  codeHost: string;
+  agentEvents: string;
+};
+export type WebhookSecretName = keyof WebhookSecrets;
+
+/** The variable that configures each secret (production requires all four). */
+export const WEBHOOK_SECRET_VARIABLES = {
+  steward: "STEWARD_WEBHOOK_SECRET",
+  cloud: "CLOUD_WEBHOOK_SECRET",
+  codeHost: "CODE_HOST_WEBHOOK_SECRET",
+  agentEvents: "AGENT_EVENTS_WEBHOOK_SECRET",
+} as const satisfies Record<WebhookSecretName, keyof Config>;
+
+/**
+ * The configured secrets; in local mode an unset one is generated once into
+ * `<data dir>/secrets/webhooks.json` (the steward's is shared with its stand-in). Production
+ * never gets here with one unset: `loadConfig` refuses it.
+ *
+ * @example
+ * const { codeHost } = resolveWebhookSecrets(loadConfig());
+ */
+export function resolveWebhookSecrets(config: Config): WebhookSecrets {
+  const local = localWebhookSecrets(config.dataDir);
+  return {
+    steward: resolveEndpoints(config).steward.webhookSecret,
+    cloud: config.CLOUD_WEBHOOK_SECRET ?? local.cloud,
+    codeHost: config.CODE_HOST_WEBHOOK_SECRET ?? local.codeHost,
+    agentEvents: config.AGENT_EVENTS_WEBHOOK_SECRET ?? local.agentEvents,
+  };
+}
+
+type Local = Omit<WebhookSecrets, "steward">;
+
+/** Reads or creates (exactly once, even with racing roles) the file, mode 0600. */
+function localWebhookSecrets(dataDir: string): Local {
+  const dir = join(dataDir, "secrets");
+  const path = join(dir, "webhooks.json");
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Local;
+  } catch {}
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fresh: Local = {
+    cloud: randomBytes(32).toString("base64url"),
+    codeHost: randomBytes(32).toString("base64url"),
+    agentEvents: randomBytes(32).toString("base64url"),
+  };
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(fresh), { mode: 0o600 });
+  try {
+    linkSync(tmp, path); // fails if another process won the race: read theirs
+  } catch {}
+  rmSync(tmp, { force: true });
+  return JSON.parse(readFileSync(path, "utf8")) as Local;
+}
