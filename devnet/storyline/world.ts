@@ -10,14 +10,13 @@ import {
   keccak256,
   type LocalAccount,
   type PublicClient,
-  type TestClient,
   type TransactionReceipt,
   toHex,
-  WaitForTransactionReceiptTimeoutError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { viemChain } from "../../lib/chain.ts";
 import { type DevnetAccounts, devnetAccounts } from "../accounts.ts";
+import { minedReceipt } from "../mined-receipt.ts";
 import type { DeploymentRecord } from "../record.ts";
 
 /** One transaction of the storyline: encoded once, sent by a wallet or signed into a batch. */
@@ -93,7 +92,7 @@ export function storyWorld(p: StoryWorldParameters): StoryWorld {
     send: async (from, call) => {
       const wallet = createWalletClient({ account: from, chain, transport });
       const hash = await wallet.sendTransaction({ ...call, nonce: await nextNonce(from.address) });
-      const receipt = await receiptOf(client, test, hash, pollingInterval);
+      const receipt = await minedReceipt({ client, test, hash, pollingInterval });
       if (receipt.status !== "success") throw new Error(`storyline transaction ${hash} reverted`);
       return receipt;
     },
@@ -105,33 +104,6 @@ export function storyWorld(p: StoryWorldParameters): StoryWorld {
         args: [who],
       }),
   };
-}
-
-/**
- * The receipt of a storyline transaction. A devnet mines each transaction (automine) or a block
- * a second, so one still pending after 20 s is stuck in the pool: a test saw such a wait never
- * end (a timeout at 60 s, not reproduced since). One block is mined to take it; a transaction the
- * node does not hold at all is an error that says so, never a wait without end.
- */
-async function receiptOf(
-  client: PublicClient,
-  test: TestClient,
-  hash: Hex,
-  pollingInterval: number,
-): Promise<TransactionReceipt> {
-  const wait = (timeout: number) =>
-    client.waitForTransactionReceipt({ hash, pollingInterval, timeout });
-  try {
-    return await wait(20_000);
-  } catch (error) {
-    if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
-    const tx = await client.getTransaction({ hash }).catch(() => undefined);
-    if (!tx)
-      throw new Error(`storyline transaction ${hash} is not in the node's pool`, { cause: error });
-    await test.mine({ blocks: 1 });
-    // A node starved of CPU (CI's two cores under a dozen processes) may take longer still.
-    return wait(60_000);
-  }
 }
 
 /** Runs `step` over `items` all at once or one after another. */

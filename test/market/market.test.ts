@@ -24,6 +24,7 @@ import { defaultApiSettings } from "../../api/settings.ts";
 import { requestAs } from "../../api/testing/client.ts";
 import { responseChecker } from "../../api/testing/openapi.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
+import { minedReceipt } from "../../devnet/mined-receipt.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../../devnet/record.ts";
 import { type SeedDevnetReturnType, seedDevnet } from "../../devnet/seed.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
@@ -88,7 +89,7 @@ beforeAll(async () => {
   const c = record.contracts;
   const at = async (t: bigint, send: () => Promise<`0x${string}`>) => {
     await test.setNextBlockTimestamp({ timestamp: t });
-    const r = await client.waitForTransactionReceipt({ hash: await send() });
+    const r = await minedReceipt({ client, test, hash: await send() });
     if (r.status !== "success") throw new Error(`tx ${r.transactionHash} reverted`);
   };
   const buy = (i: number, token: Address, bnb: string) => () =>
