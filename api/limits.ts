@@ -173,6 +173,17 @@ export const READ_CACHE_LIMITS = {
   rankingWaitMs: 200,
   /** `work_mem` of the ranking's transaction: its per-token aggregate fits without spilling. */
   rankingWorkMem: "64MB",
+  /**
+   * Longest a poller-fed answer (perps, social) is served from the per-process cache without a
+   * new poll: each also ends when its window's oldest point leaves it; a PnL answer's `from`
+   * (the window's start when it was computed) is at most this old.
+   */
+  polledMaxAgeMs: 60_000,
+  /**
+   * The perps answers of one process together: a 30-day PnL series is about 64 KB (720 hourly
+   * points), so 1,000 agents' month and week series with their gzipped copies take about 90 MB.
+   */
+  perpsMaxTotalBytes: 128 * 1024 * 1024,
   /** Cached answers at least this large go gzipped to clients that accept it. */
   gzipMinBytes: 1024,
   /**

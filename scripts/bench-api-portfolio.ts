@@ -139,16 +139,27 @@ function position(coin: string, szi: string) {
   };
 }
 
-/** The bench rows of these reads (`/health` is driven before each, as for every row). */
-export function portfolioCases(agents: number): [string, (i: number) => string][] {
+/**
+ * The bench rows of these reads (`/health` is driven before each, as for every row). The series
+ * are also asked as the web app's charts ask them (gzip accepted; the client does not inflate).
+ */
+export function portfolioCases(
+  agents: number,
+): [string, (i: number) => string, Record<string, string>?][] {
   const agent = (i: number) => `agent-${i % Math.max(1, agents)}`;
   const user = (i: number) => `0x${(0xf0000 + (i % 500)).toString(16).padStart(40, "0")}`;
+  const gzip = { "accept-encoding": "gzip" };
+  const pnl = (w: string) => (i: number) => `/v2/agents/${agent(i)}/perps/pnl?window=${w}`;
+  const followers = (i: number) => `/v2/agents/${agent(i)}/follower-history`;
   return [
     ["GET /v2/agents/:a/perps", (i) => `/v2/agents/${agent(i)}/perps`],
-    ["GET /v2/agents/:a/perps/pnl 7d", (i) => `/v2/agents/${agent(i)}/perps/pnl?window=7d`],
-    ["GET /v2/agents/:a/perps/pnl 30d", (i) => `/v2/agents/${agent(i)}/perps/pnl?window=30d`],
+    ["GET /v2/agents/:a/perps/pnl 7d", pnl("7d")],
+    ["GET /v2/agents/:a/perps/pnl 7d gzip", pnl("7d"), gzip],
+    ["GET /v2/agents/:a/perps/pnl 30d", pnl("30d")],
+    ["GET /v2/agents/:a/perps/pnl 30d gzip", pnl("30d"), gzip],
     ["GET /v2/agents/:a/social-stats", (i) => `/v2/agents/${agent(i)}/social-stats`],
-    ["GET /v2/agents/:a/follower-history", (i) => `/v2/agents/${agent(i)}/follower-history`],
+    ["GET /v2/agents/:a/follower-history", followers],
+    ["GET /v2/agents/:a/follower-history gzip", followers, gzip],
     ["GET /v2/users/:a/launches x20", (i) => `/v2/users/${user(i)}/launches?limit=20`],
   ];
 }

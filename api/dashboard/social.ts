@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
+import { SOCIAL_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import type { AppEnv } from "../env.ts";
+import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
@@ -11,12 +13,14 @@ import {
   okEnvelope,
 } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
+import { READ_CACHE_LIMITS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { FollowerPoint, SocialStats } from "./schemas.ts";
 
 const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
 const WINDOWS = ["1d", "7d", "30d", "all"] as const;
 const WINDOW_HOURS = { "1d": 24, "7d": 168, "30d": 720, all: null } as const;
+const HOUR_MS = 3_600_000;
 
 const statsRoute = createRoute({
   method: "get",
@@ -116,26 +120,35 @@ export function registerSocialReads(app: OpenAPIHono<AppEnv>, d: { sql: Sql; rea
     };
     return { ok: true as const, data };
   };
+  // The hours after `now` less the window; `expiresAt`: when the oldest of them leaves it.
   const history = async (a: { agentId: string }, window: (typeof WINDOWS)[number]) => {
-    const hours = WINDOW_HOURS[window];
+    const span = WINDOW_HOURS[window] === null ? null : (WINDOW_HOURS[window] as number) * HOUR_MS;
     const rows = await d.sql<{ hour: Date; follower_count: number; polled_at: Date }[]>`
       select hour, follower_count, polled_at from app.social_follower_hours
       where agent_id = ${a.agentId}
-        ${hours === null ? d.sql`` : d.sql`and hour > now() - make_interval(hours => ${hours})`}
+        ${span === null ? d.sql`` : d.sql`and hour > ${new Date(Date.now() - span)}`}
       order by hour`;
     const points = rows.map((x) => ({
       hour: x.hour.toISOString(),
       followerCount: x.follower_count,
       polledAt: x.polled_at.toISOString(),
     }));
-    return { ok: true as const, data: { window, points } };
+    const oldest = rows[0]?.hour.getTime();
+    return {
+      json: JSON.stringify({ ok: true as const, data: { window, points } }),
+      expiresAt: span === null || oldest === undefined ? Infinity : oldest + span,
+    };
   };
-  // One computation per poll: every poll rewrites the cache row, with the counts and the hour.
-  const cache = createVersionCache();
+  // One computation per poll. The version: the poller's notification counted in memory (no
+  // query), or, while not listening, the time of the last poll's rewrite of the cache row.
+  const cache = createVersionCache({ maxAgeMs: READ_CACHE_LIMITS.polledMaxAgeMs });
+  const polls = listenPollVersions(d.sql, SOCIAL_CHANGED_CHANNEL);
   const version = async (agentId: string) => {
+    const known = polls.version(agentId);
+    if (known !== undefined) return known;
     const [r] = await d.sql<{ cached_at: Date }[]>`
       select cached_at from app.agent_social_cache where agent_id = ${agentId}`;
-    return String(r?.cached_at.getTime() ?? "-");
+    return `db:${r?.cached_at.getTime() ?? "-"}`;
   };
   app.openapi({ ...statsRoute, middleware }, async (c) => {
     const a = agentOf(c);
@@ -146,7 +159,7 @@ export function registerSocialReads(app: OpenAPIHono<AppEnv>, d: { sql: Sql; rea
     const a = agentOf(c);
     const { window } = c.req.valid("query");
     const key = `${a.agentId} followers ${window}`;
-    const body = await cache.get(key, await version(a.agentId), () => history(a, window));
+    const body = await cache.getJson(key, await version(a.agentId), () => history(a, window));
     return sendCached(c, body, REVALIDATE) as never;
   });
 }

@@ -98,16 +98,37 @@ describe("the PnL series as JSON from Postgres", () => {
         ["a", `0x${"cc".repeat(20)}`],
         ["a", null],
       ] as const) {
-        const json = await readPnlSeriesJson(db.sql, { agentId, address }, window, new Date(NOW));
+        const { json } = await readPnlSeriesJson(
+          db.sql,
+          { agentId, address },
+          window,
+          new Date(NOW),
+        );
         const want = JSON.stringify(await reference(agentId, address, window));
         expect(json, `${window} ${agentId} ${address}`).toBe(want);
       }
     }
     // The figures are not all trivial: the 30-day series has hundreds of points and flows.
     const month = JSON.parse(
-      await readPnlSeriesJson(db.sql, { agentId: "a", address: A }, "30d", new Date(NOW)),
+      (await readPnlSeriesJson(db.sql, { agentId: "a", address: A }, "30d", new Date(NOW))).json,
     );
     expect(month.points.length).toBeGreaterThan(600);
     expect(month.points.at(-1).netFlows).not.toBe("0");
+  });
+
+  it("says when the clock alone changes the answer: when its oldest point leaves the window", async () => {
+    const read = async (window: PnlWindow, at: number) =>
+      readPnlSeriesJson(db.sql, { agentId: "a", address: A }, window, new Date(at));
+    const points = (json: string) => JSON.stringify(JSON.parse(json).points);
+    for (const window of ["1d", "7d"] as const) {
+      const { json, expiresAt } = await read(window, NOW);
+      expect(expiresAt).toBeGreaterThan(NOW);
+      // Up to the moment it names, the same points.
+      expect(points((await read(window, expiresAt - 1)).json)).toBe(points(json));
+      // At it, the oldest is gone (and every pnl is now counted from the next one).
+      const later = JSON.parse((await read(window, expiresAt)).json).points;
+      expect(later[0].time).toBe(JSON.parse(json).points[1].time);
+    }
+    expect((await read("all", NOW)).expiresAt).toBe(Infinity);
   });
 });

@@ -55,24 +55,25 @@ export function pnlSeries(samples: readonly Sample[], flows: readonly Flow[]) {
  * (api/perps/pnl-series.test.ts holds them equal): 720 points of a 30-day window cost no row
  * objects and no decimal arithmetic here. Times compare at milliseconds, as the JavaScript
  * dates of `pnlSeries` do. `address`: the agent's perps wallet (`perpsVersion`). No points
- * without an account or a poll.
+ * without an account or a poll. `expiresAt`: when the window's oldest point leaves it, the
+ * moment the answer changes by the clock alone (without a new poll); never for `all`.
  *
  * @example
- * const json = await readPnlSeriesJson(sql, { agentId, address }, "7d", new Date());
+ * const { json, expiresAt } = await readPnlSeriesJson(sql, { agentId, address }, "7d", new Date());
  */
 export async function readPnlSeriesJson(
   sql: Sql,
   a: { agentId: string; address: string | null },
   window: PnlWindow,
   now: Date,
-): Promise<string> {
+): Promise<{ json: string; expiresAt: number }> {
   const span = WINDOW_MS[window];
   const from = span === null ? null : new Date(now.getTime() - span);
   const head = `{"address":${JSON.stringify(a.address)},"window":"${window}","from":${JSON.stringify(from?.toISOString() ?? null)},"points":[`;
-  if (!a.address) return `${head}],"pnl":"0"}`;
+  if (!a.address) return { json: `${head}],"pnl":"0"}`, expiresAt: Infinity };
   const since = from ?? new Date(0);
   const ms = (col: string) => sql.unsafe(`date_trunc('milliseconds', ${col})`);
-  const [r] = await sql<{ items: string | null; pnl: string | null }[]>`
+  const [r] = await sql<{ items: string | null; pnl: string | null; first: Date | null }[]>`
     with h as (select ${ms("coalesce(venue_time, polled_at)")} as time, account_value as value, hour
       from app.perps_account_hours
       where address = ${a.address} and coalesce(venue_time, polled_at) >= ${since}),
@@ -100,7 +101,13 @@ export async function readPnlSeriesJson(
         'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '","accountValue":"' || trim_scale(p.value)::text
         || '","netFlows":"' || trim_scale(p.net)::text || '","pnl":"'
         || trim_scale(p.value - f.value - p.net)::text || '"}', ',' order by p.i) as items,
-      (array_agg(trim_scale(p.value - f.value - p.net)::text order by p.i desc))[1] as pnl
+      (array_agg(trim_scale(p.value - f.value - p.net)::text order by p.i desc))[1] as pnl,
+      min(f.time) as first
     from points p, first f`;
-  return `${head}${r?.items ?? ""}],"pnl":"${r?.pnl ?? "0"}"}`;
+  const first = r?.first?.getTime();
+  return {
+    json: `${head}${r?.items ?? ""}],"pnl":"${r?.pnl ?? "0"}"}`,
+    // In while `since` (whole ms) is at or before its time (ms shown, µs kept): out 1 ms after.
+    expiresAt: span === null || first === undefined ? Infinity : first + span + 1,
+  };
 }

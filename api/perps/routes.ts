@@ -16,6 +16,7 @@ import {
   okEnvelope,
 } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
+import { READ_CACHE_LIMITS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { perpsVersion, readPerpsAccount } from "./account.ts";
 import { PNL_WINDOWS, readPnlSeriesJson } from "./pnl-series.ts";
@@ -146,7 +147,10 @@ export function registerPerps(app: OpenAPIHono<AppEnv>, d: { sql: Sql; reads: Re
   const middleware = [agentPath({ sql: d.sql, tracker: d.reads.tracker })];
   // One computation per poll of the account. The version: the poller's notification counted
   // in memory (no query), or, while not listening, the last poll's time (a primary-key read).
-  const cache = createVersionCache();
+  const cache = createVersionCache({
+    maxAgeMs: READ_CACHE_LIMITS.polledMaxAgeMs,
+    maxTotalBytes: READ_CACHE_LIMITS.perpsMaxTotalBytes,
+  });
   const polls = listenPollVersions(d.sql, PERPS_CHANGED_CHANNEL);
   const version = async (id: string) =>
     polls.version(id) ?? `db:${(await perpsVersion(d.sql, id)).version}`;
@@ -165,7 +169,7 @@ export function registerPerps(app: OpenAPIHono<AppEnv>, d: { sql: Sql; reads: Re
     const body = await cache.getJson(key, await version(id), async () => {
       const { address } = await perpsVersion(d.sql, id);
       const data = await readPnlSeriesJson(d.sql, { agentId: id, address }, window, new Date());
-      return `{"ok":true,"data":${data}}`;
+      return { json: `{"ok":true,"data":${data.json}}`, expiresAt: data.expiresAt };
     });
     return sendCached(c, body, REVALIDATE) as never;
   });

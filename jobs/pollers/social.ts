@@ -1,6 +1,7 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { SOCIAL_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import { type PollKey, readCursor, recordFailure, recordSuccess } from "../../lib/pollers/state.ts";
 import { XRateLimited, type XReadClient } from "../../services/x/client.ts";
 import type { XTimelinePost } from "../../services/x/protocol.ts";
@@ -87,6 +88,7 @@ export async function pollSocialAgent(c: SocialPollContext, agentId: string): Pr
           cached_at = now()`;
       await saveEngagement(tx, agentId, user.public_metrics.followers_count, read);
       await recordSuccess(tx, key, newest ? { sinceId: newest } : {});
+      await tx`select pg_notify(${SOCIAL_CHANGED_CHANNEL}, ${agentId})`;
       c.beforeCommit?.();
     });
   } catch (error) {

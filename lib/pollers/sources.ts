@@ -8,3 +8,9 @@ export const PERPS_SOURCE = "hl-listener";
  * subscribers (a `perps` message).
  */
 export const PERPS_CHANGED_CHANNEL = "perps_changed";
+
+/**
+ * The Postgres channel notified (payload: the agent id) by each social poll of an agent, in its
+ * transaction: the API's social answers (stats, follower series) are cached until it.
+ */
+export const SOCIAL_CHANGED_CHANNEL = "social_changed";
