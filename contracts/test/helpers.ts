@@ -18,6 +18,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import { deployDevnet } from "../../devnet/deploy.ts";
+import { minedReceipt } from "../../devnet/mined-receipt.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
 import { viemChain } from "../../lib/chain.ts";
 import { freePort } from "../../lib/net.ts";
@@ -66,7 +67,12 @@ export async function startTestChain(p: { maxRaisingWei?: bigint } = {}): Promis
         return account;
       },
       mined: async (hash) => {
-        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        const receipt = await minedReceipt({
+          client: publicClient as PublicClient,
+          test: testClient,
+          hash,
+          pollingInterval: 20,
+        });
         if (receipt.status !== "success") throw new Error(`tx ${hash} reverted`);
         return receipt;
       },

@@ -8,6 +8,7 @@ import pino from "pino";
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   defineChain,
   erc20Abi,
@@ -23,6 +24,7 @@ import { loadExternalArtifact } from "../../contracts/external.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { startAnvil } from "../../devnet/anvil.ts";
 import { deployDevnet } from "../../devnet/deploy.ts";
+import { minedReceipt } from "../../devnet/mined-receipt.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
 import { startHyperliquidStandIn } from "../../devnet/stand-ins/hyperliquid/start.ts";
 import { createStewardApp } from "../../devnet/stand-ins/steward/server.ts";
@@ -155,7 +157,8 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
   const [payer, lp] = devnetAccounts().external as [never, never];
   const wallet = (account: never) =>
     createWalletClient({ account, chain, transport: http(anvil.rpcUrl) });
-  const wait = (hash: `0x${string}`) => client.waitForTransactionReceipt({ hash });
+  const test = createTestClient({ chain, mode: "anvil", transport: http(anvil.rpcUrl) });
+  const wait = (hash: `0x${string}`) => minedReceipt({ client, test, hash });
   await wait(await wallet(payer).sendTransaction({ to: w.address, value: parseEther("20") }));
   await fetch(`${hl.url}/_control/deposit`, {
     method: "POST",
