@@ -3,21 +3,13 @@ import { featureAgent } from "../../lib/agents/records.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { isOperatorToken } from "../middleware/agent-auth/index.ts";
+import { operatorOnly } from "../middleware/operator/index.ts";
 import { documentFeatureRoute } from "./admin-docs.ts";
 
 /** Operators: make an agent (by agentId or token address) the featured one. */
 export function registerFeatured(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
   documentFeatureRoute(app);
-  app.post("/v2/admin/agents/:agent/feature", async (c) => {
-    if (!d.adminToken) {
-      throw new HttpError("not_found", {
-        message: "the operator API is off (ADMIN_TOKEN is not set)",
-      });
-    }
-    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
-      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
-    }
+  app.post("/v2/admin/agents/:agent/feature", operatorOnly(d.adminToken), async (c) => {
     const ref = c.req.param("agent");
     const [row] = await d.sql<{ agent_id: string }[]>`select agent_id from app.agents
       where agent_id = ${ref} or token_address = ${ref.toLowerCase()}`;

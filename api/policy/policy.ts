@@ -22,9 +22,9 @@ import {
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
-import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { operatorOnly } from "../middleware/operator/index.ts";
 
 /** The signer call a save makes: Steward's own rules of the agent (the steward client). */
 export type PolicySigner = Pick<StewardClient, "setPolicyRules">;
@@ -235,15 +235,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       404: jsonResponse("not_found: the operator API is off (ADMIN_TOKEN unset)", ErrorEnvelope),
     },
   });
-  app.get("/v2/admin/anomalies", async (c) => {
-    if (!d.adminToken) {
-      throw new HttpError("not_found", {
-        message: "the operator API is off (ADMIN_TOKEN is not set)",
-      });
-    }
-    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
-      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
-    }
+  app.get("/v2/admin/anomalies", operatorOnly(d.adminToken), async (c) => {
     const q = AnomalyQuery.safeParse(c.req.query());
     if (!q.success) throw invalidInput("validation_failed", q.error.issues);
     const items = await listAnomalies(d.sql, q.data);
