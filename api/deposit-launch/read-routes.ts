@@ -9,9 +9,9 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   COMMON_ERRORS,
   ErrorEnvelope,
-  IndexedBlockField,
   IsoTime,
   jsonResponse,
   OffsetQuery,
@@ -91,10 +91,7 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of launches",
-      okEnvelope(offsetList(Launch).extend({ indexedBlock: IndexedBlockField })),
-    ),
+    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(Launch)))),
     ...COMMON_ERRORS,
   },
 });
@@ -119,10 +116,7 @@ const depositorsRoute = createRoute({
   summary: "Depositors of a launch, largest principal first",
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
   responses: {
-    200: jsonResponse(
-      "A page of depositors",
-      okEnvelope(offsetList(Depositor).extend({ indexedBlock: IndexedBlockField })),
-    ),
+    200: jsonResponse("A page of depositors", okEnvelope(atIndexedBlock(offsetList(Depositor)))),
     404: jsonResponse("No such launch is indexed", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -137,10 +131,7 @@ const userRoute = createRoute({
     "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
   responses: {
-    200: jsonResponse(
-      "A page of launches",
-      okEnvelope(offsetList(UserLaunch).extend({ indexedBlock: IndexedBlockField })),
-    ),
+    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(UserLaunch)))),
     ...COMMON_ERRORS,
   },
 });

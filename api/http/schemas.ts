@@ -148,6 +148,16 @@ export const IndexedBlockField = z
     example: "1234567",
   });
 
+/** A chain-derived list with the block it was read at. */
+export function atIndexedBlock<T extends z.ZodObject>(list: T) {
+  return list.extend({ indexedBlock: IndexedBlockField });
+}
+
+/** The 304 of a cached read: `sendCached` answers it to a matching `If-None-Match`. */
+export const NOT_MODIFIED = {
+  304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+} as const;
+
 /** `security` of a route an agent key opens (typed wide: a literal of two shapes confuses createRoute's inference). */
 export const AGENT_KEY_SECURITY: Record<string, string[]>[] = [
   { agentKey: [] },

@@ -16,6 +16,7 @@ import {
   IsoTime,
   intQuery,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   Wei,
 } from "../http/schemas.ts";
@@ -102,7 +103,7 @@ const chartRoute = createRoute({
   },
   responses: {
     200: jsonResponse("Candles", okEnvelope(ChartData)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...NOT_MODIFIED,
     404: jsonResponse("Not a token of the service", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -145,16 +146,11 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
     const notFound = () =>
       new HttpError("not_found", { message: `no token ${address} is indexed` });
     const head = `{"ok":true,"data":{"token":${JSON.stringify(address)},"interval":"${q.interval}","currency":"${q.currency}","items":[`;
+    const { interval, currency, from, to, limit } = q;
+    const range = { address, interval, currency, from, to, limit };
     // Without gap filling (what chart clients read), Postgres writes the items' JSON itself.
     const json = async () => {
-      const { known, items } = await chartItemsJson(sql, schema, {
-        address,
-        interval: q.interval,
-        currency: q.currency,
-        from: q.from,
-        to: q.to,
-        limit: q.limit,
-      });
+      const { known, items } = await chartItemsJson(sql, schema, range);
       if (!known) throw notFound();
       return `${head}${items}]}}`;
     };
@@ -162,16 +158,7 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
       // One round trip: the token check and the candles side by side.
       const [[known], bars] = await Promise.all([
         sql`select 1 from ${tokens} where address = ${address}`,
-        readCandles(sql, schema, {
-          address,
-          interval: q.interval,
-          currency: q.currency,
-          from: q.from,
-          to: q.to,
-          limit: q.limit,
-          fill: true,
-          now,
-        }),
+        readCandles(sql, schema, { ...range, fill: true, now }),
       ]);
       if (!known) throw notFound();
       return `${head}${bars.map((b) => JSON.stringify(toCandle(b, q.currency))).join(",")}]}}`;

@@ -9,13 +9,14 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   BoolQuery,
   COMMON_ERRORS,
   cursorList,
   ErrorEnvelope,
-  IndexedBlockField,
   intQuery,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   Wei,
 } from "../http/schemas.ts";
@@ -65,11 +66,8 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of holders",
-      okEnvelope(cursorList(Holder).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    200: jsonResponse("A page of holders", okEnvelope(atIndexedBlock(cursorList(Holder)))),
+    ...NOT_MODIFIED,
     404: jsonResponse("Not a token of the service", ErrorEnvelope),
     ...COMMON_ERRORS,
   },

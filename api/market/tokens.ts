@@ -10,6 +10,7 @@ import {
   ErrorEnvelope,
   IndexedBlockField,
   jsonResponse,
+  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
   okEnvelope,
@@ -78,7 +79,7 @@ const listRoute = createRoute({
   },
   responses: {
     200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...NOT_MODIFIED,
     ...COMMON_ERRORS,
   },
 });
@@ -91,7 +92,7 @@ const detailRoute = createRoute({
   request: { params: z.object({ address: AddressInput }) },
   responses: {
     200: jsonResponse("The token", okEnvelope(Token)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...NOT_MODIFIED,
     404: jsonResponse("Not a token of the service, or not indexed yet", ErrorEnvelope),
     ...COMMON_ERRORS,
   },

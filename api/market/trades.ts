@@ -10,13 +10,14 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   COMMON_ERRORS,
   CursorQuery,
   cursorList,
   ErrorEnvelope,
-  IndexedBlockField,
   IsoTime,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   TxHash,
   Wei,
@@ -59,11 +60,8 @@ const tradesRoute = createRoute({
     query: CursorQuery,
   },
   responses: {
-    200: jsonResponse(
-      "A page of trades",
-      okEnvelope(cursorList(Trade).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(Trade)))),
+    ...NOT_MODIFIED,
     404: jsonResponse("Not a token of the service", ErrorEnvelope),
     ...COMMON_ERRORS,
   },
@@ -97,15 +95,22 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
           ${after ? sql`and (token, block_number, log_index) < (${address}, ${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
       ]);
-      const { page, nextCursor } = pageOf(rows, q.limit, tradeCursor);
-      return {
-        ok: true as const,
-        data: { items: page.map(toTrade), nextCursor, indexedBlock: state.block },
-      };
+      return tradePage(rows, q.limit, state.block, toTrade);
     };
     const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
     return sendCached(c, cached, REVALIDATE) as never;
   });
+}
+
+/** A page of trade rows (read one past `limit`) as the trade lists answer it. */
+export function tradePage<T>(
+  rows: Row[],
+  limit: number,
+  indexedBlock: string | null,
+  item: (r: Row) => T,
+) {
+  const { page, nextCursor } = pageOf(rows, limit, tradeCursor);
+  return { ok: true as const, data: { items: page.map(item), nextCursor, indexedBlock } };
 }
 
 /** The cursor after a trade row: its position in the chain's order. */

@@ -7,7 +7,13 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import { COMMON_ERRORS, ErrorEnvelope, intQuery, jsonResponse } from "../http/schemas.ts";
+import {
+  COMMON_ERRORS,
+  ErrorEnvelope,
+  intQuery,
+  jsonResponse,
+  NOT_MODIFIED,
+} from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
@@ -171,7 +177,7 @@ const routes = {
     },
     responses: {
       200: jsonResponse("Bars, or no_data", UdfHistory),
-      304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+      ...NOT_MODIFIED,
       404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
       ...COMMON_ERRORS,
     },
