@@ -56,14 +56,14 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
   const specs: PollerSpec[] = [];
   const spec = (
     name: "perps" | "safe" | "social",
-    agents: PollerSpec["agents"],
+    agents: (sql: Sql) => Promise<string[]>,
     poll: PollerSpec["poll"],
   ): PollerSpec => ({
     name,
     queue: POLLER_LIMITS[name].queue,
     everyMs: POLLER_LIMITS[name].everyMs * scale,
     expireSeconds: POLLER_LIMITS[name].expireSeconds,
-    agents,
+    agents: () => agents(p.sql),
     poll,
   });
   const hl = resolveHyperliquid(p.config);
@@ -90,13 +90,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
         maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
       },
     };
-    specs.push(
-      spec(
-        "perps",
-        () => perpsAgents(p.sql),
-        (agentId) => pollPerpsAgent(ctx, agentId),
-      ),
-    );
+    specs.push(spec("perps", perpsAgents, (agentId) => pollPerpsAgent(ctx, agentId)));
   }
   const safe = resolveSafeTxService(p.config);
   if (safe) {
@@ -105,13 +99,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
     const ctx = { sql: p.sql, safe: client, log: p.log, beforeCommit: killPoint(p.config, "safe") };
-    specs.push(
-      spec(
-        "safe",
-        () => safeAgents(p.sql),
-        (agentId) => pollSafeAgent(ctx, agentId),
-      ),
-    );
+    specs.push(spec("safe", safeAgents, (agentId) => pollSafeAgent(ctx, agentId)));
   }
   const x = resolveX(p.config);
   if (x?.bearerToken) {
@@ -121,13 +109,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
     const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
-    specs.push(
-      spec(
-        "social",
-        () => socialAgents(p.sql),
-        (agentId) => pollSocialAgent(ctx, agentId),
-      ),
-    );
+    specs.push(spec("social", socialAgents, (agentId) => pollSocialAgent(ctx, agentId)));
   }
   return specs;
 }
