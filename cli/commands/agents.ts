@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
-import { featureAgent, MissingRecordError } from "../../lib/agents/records.ts";
+import { featureAgentByRef, MissingRecordError } from "../../lib/agents/records.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -56,12 +56,9 @@ export function agentsCommand(): Command {
     .description("make an agent the featured one (the previous one is unfeatured)")
     .argument("<id>", "agentId or token address")
     .action(async (id: string) => {
-      const changed = await withDb(async (sql) => {
-        const [row] = await sql<{ agent_id: string }[]>`select agent_id from app.agents
-          where agent_id = ${id} or token_address = ${id.toLowerCase()}`;
-        if (!row) throw new UnknownAgentError(`no agent ${id}`);
-        return featureAgent(sql, row.agent_id, { kind: "operator", id: "cli" });
-      });
+      const { changed } = await withDb((sql) =>
+        featureAgentByRef(sql, id, { kind: "operator", id: "cli" }),
+      );
       process.stdout.write(changed ? `featured ${id}\n` : `${id} is already featured\n`);
     });
   return agents;
