@@ -3,7 +3,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { AGENT_KEY_SECURITY } from "../http/schemas.ts";
+import { AGENT_KEY_SECURITY, jsonBody } from "../http/schemas.ts";
 import type { AgentAuthEnv } from "../middleware/agent-auth/index.ts";
 import { errorResponse, launchBodyHook, launchGuards, renderLaunchError } from "./routes.ts";
 import { LaunchRequest } from "./schema.ts";
@@ -77,7 +77,7 @@ const previewRoute = (d: LaunchPreviewDeps) =>
     security: AGENT_KEY_SECURITY,
     middleware: launchGuards(d),
     request: {
-      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+      body: jsonBody(LaunchRequest),
     },
     responses: {
       200: {

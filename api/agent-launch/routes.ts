@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, type LaunchErrorBody, renderError } from "../errors.ts";
-import { AGENT_KEY_SECURITY, ErrorEnvelope } from "../http/schemas.ts";
+import { AGENT_KEY_SECURITY, ErrorEnvelope, jsonBody, jsonResponse } from "../http/schemas.ts";
 import { validationHook } from "../http/validation.ts";
 import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
@@ -36,10 +36,7 @@ export function launchGuards(d: {
   return [agentAuth({ sql: d.sql }), count];
 }
 
-export const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: LaunchError } },
-});
+export const errorResponse = (description: string) => jsonResponse(description, LaunchError);
 
 const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
   createRoute({
@@ -52,10 +49,10 @@ const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
     security: AGENT_KEY_SECURITY,
     middleware: launchGuards({ sql: d.sql, perKeyPerMinute: d.launch.perKeyPerMinute }),
     request: {
-      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+      body: jsonBody(LaunchRequest),
     },
     responses: {
-      200: { description: "Launched", content: { "application/json": { schema: LaunchResponse } } },
+      200: jsonResponse("Launched", LaunchResponse),
       400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
       401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
       403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
@@ -125,10 +122,7 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
           },
         },
       },
-      404: {
-        description: "not_found: no agent with this id has started a launch",
-        content: { "application/json": { schema: ErrorEnvelope } },
-      },
+      404: jsonResponse("not_found: no agent with this id has started a launch", ErrorEnvelope),
     },
   });
   app.get("/v2/registrations/:file{[0-9a-f-]{36}\\.json}", async (c) => {

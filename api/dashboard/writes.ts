@@ -16,6 +16,7 @@ import {
   AGENT_KEY_SECURITY,
   AgentParams,
   ErrorEnvelope,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -43,11 +44,6 @@ const WRITE_ERRORS = {
   429: jsonResponse("Too many requests", ErrorEnvelope),
 };
 
-const json = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
-
 /** The four writes with a body; agentOwner runs before the validators (401/403 before 400). */
 const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
   const common = {
@@ -67,7 +63,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "put",
       path: "/v2/agents/{agent}/persona",
       summary: summaries.persona,
-      request: { params: AgentParams, body: json(PersonaBody) },
+      request: { params: AgentParams, body: jsonBody(PersonaBody) },
       responses: { 200: jsonResponse(summaries.persona, okEnvelope(Persona)), ...WRITE_ERRORS },
     }),
     apps: createRoute({
@@ -75,7 +71,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "post",
       path: "/v2/agents/{agent}/apps",
       summary: summaries.apps,
-      request: { params: AgentParams, body: json(AppBody) },
+      request: { params: AgentParams, body: jsonBody(AppBody) },
       responses: { 201: jsonResponse(summaries.apps, okEnvelope(AgentApp)), ...WRITE_ERRORS },
     }),
     burn: createRoute({
@@ -83,7 +79,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "put",
       path: "/v2/agents/{agent}/burn-config",
       summary: summaries.burn,
-      request: { params: AgentParams, body: json(BurnConfigBody) },
+      request: { params: AgentParams, body: jsonBody(BurnConfigBody) },
       responses: {
         200: jsonResponse(summaries.burn, okEnvelope(z.object({ items: z.array(BurnItem) }))),
         ...WRITE_ERRORS,
@@ -94,7 +90,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "post",
       path: "/v2/agents/{agent}/wallets",
       summary: summaries.wallets,
-      request: { params: AgentParams, body: json(WalletBody) },
+      request: { params: AgentParams, body: jsonBody(WalletBody) },
       responses: {
         201: jsonResponse(summaries.wallets, okEnvelope(RegisteredWallet)),
         ...WRITE_ERRORS,

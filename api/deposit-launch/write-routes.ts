@@ -7,6 +7,7 @@ import { dec } from "../http/format.ts";
 import {
   COMMON_ERRORS,
   ErrorEnvelope,
+  jsonBody,
   jsonResponse,
   OffsetQuery,
   offsetList,
@@ -57,7 +58,7 @@ const routes = (d: LaunchWriteDeps) => ({
     ] as const,
     request: {
       headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
-      body: { required: true, content: { "application/json": { schema: CreateLaunchBody } } },
+      body: jsonBody(CreateLaunchBody),
     },
     responses: {
       201: jsonResponse("Created on-chain", okEnvelope(CreatedLaunch)),
@@ -82,7 +83,7 @@ const routes = (d: LaunchWriteDeps) => ({
       "Simulates with eth_simulateV1: nothing is signed or sent. Each step's gas and outcome (a revert names the vault's error, e.g. AboveWalletLimit), and the tokens each depositor of the bundle would receive if the launch executed with the resulting total.",
     request: {
       params: z.object({ id: LaunchId }),
-      body: { required: true, content: { "application/json": { schema: PreviewBody } } },
+      body: jsonBody(PreviewBody),
     },
     responses: {
       200: jsonResponse("The simulation", okEnvelope(LaunchPreview)),

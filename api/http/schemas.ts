@@ -126,6 +126,11 @@ export function jsonResponse<T extends z.ZodType>(description: string, schema: T
   return { description, content: { "application/json": { schema } } };
 }
 
+/** The required JSON body of a route, for `createRoute({ request: { body } })`. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
 /** Error responses every data route can give besides its own. */
 export const COMMON_ERRORS = {
   400: jsonResponse("A parameter is malformed or out of range", ErrorEnvelope),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { ErrorEnvelope, jsonBody, jsonResponse, okEnvelope } from "../http/schemas.ts";
 
 const OPERATOR = [{ operatorToken: [] }];
 const AgentIdParam = z.object({ agentId: z.string().min(1).max(64) });
@@ -57,7 +57,7 @@ export const adminRoutes = (auth: MiddlewareHandler, emptyIsAbsent: MiddlewareHa
     security: OPERATOR,
     middleware: [auth],
     request: {
-      body: { required: true, content: { "application/json": { schema: CreateBody } } },
+      body: jsonBody(CreateBody),
     },
     responses: { 201: jsonResponse("Registered", IssuedKey), ...errors },
   }),

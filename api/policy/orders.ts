@@ -13,6 +13,7 @@ import {
   AGENT_KEY_SECURITY,
   AgentParams,
   ErrorEnvelope,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -111,10 +112,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken }), agentOnly] as const,
       request: {
         params: AgentParams,
-        body: {
-          required: true,
-          content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },
-        },
+        body: jsonBody(z.union([SpotOrder, VenueOrder])),
       },
       responses: {
         200: jsonResponse(

@@ -19,6 +19,7 @@ import {
   AgentParams,
   COMMON_ERRORS,
   ErrorEnvelope,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -178,7 +179,7 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken })] as const,
       request: {
         params,
-        body: { required: true, content: { "application/json": { schema: PolicyRulesSchema } } },
+        body: jsonBody(PolicyRulesSchema),
       },
       responses: {
         200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
