@@ -17,11 +17,8 @@ import { COOKIES } from "../middleware/session/cookies.ts";
 import { requireSession, siweSession } from "../middleware/session/index.ts";
 import {
   type CookiePolicy,
-  clearCookie,
-  cookieValue,
   createSession,
-  findSession,
-  revokeSession,
+  endSession,
   setSessionCookie,
 } from "../middleware/session/store.ts";
 import {
@@ -186,10 +183,8 @@ export function registerAuth(app: OpenAPIHono<AppEnv>, d: AuthRouteDeps) {
 
   app.use("/auth/logout", csrf);
   app.openapi(logoutRoute, async (c) => {
-    const s = await findSession(sql, "siwe", cookieValue(c, COOKIES.siwe));
-    if (!s) throw new HttpError("not_authenticated", { message: "no live session to end" });
-    await revokeSession(sql, s.idHash);
-    clearCookie(c, COOKIES.siwe, d.cookie);
+    if (!(await endSession(c, sql, "siwe", COOKIES.siwe, d.cookie)))
+      throw new HttpError("not_authenticated", { message: "no live session to end" });
     return c.json({ ok: true as const, data: { signedOut: true as const } }, 200);
   });
 

@@ -10,11 +10,9 @@ import { COOKIES } from "../middleware/session/cookies.ts";
 import { patronSession, requireSession } from "../middleware/session/index.ts";
 import {
   type CookiePolicy,
-  clearCookie,
   cookieValue,
   createSession,
-  findSession,
-  revokeSession,
+  endSession,
   setSessionCookie,
 } from "../middleware/session/store.ts";
 import { finishXLogin, startXLogin, type XOAuthDeps } from "./x-oauth.ts";
@@ -174,11 +172,8 @@ export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps)
       },
     }),
     async (c) => {
-      const s = await findSession(sql, "patron", cookieValue(c, COOKIES.patron));
-      if (!s)
+      if (!(await endSession(c, sql, "patron", COOKIES.patron, d.cookie)))
         throw new HttpError("not_authenticated", { message: "no live patron session to end" });
-      await revokeSession(sql, s.idHash);
-      clearCookie(c, COOKIES.patron, d.cookie);
       return c.json({ ok: true as const, data: { signedOut: true as const } }, 200);
     },
   );
