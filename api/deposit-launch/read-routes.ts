@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -20,7 +19,6 @@ import {
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
 import { depositPosition, PositionFields, type PositionRow } from "./position.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
@@ -179,10 +177,8 @@ async function listPage<T>(
   return { items: r.map(map), total: Number(n?.total ?? 0), limit: q.limit, offset: q.offset };
 }
 
-export type LaunchRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** The deposit-launch reads, from the `launch` and `depositor` views. */
-export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
+export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const launches = view(sql, d.settings.viewsSchema, "launch");
   const depositors = view(sql, d.settings.viewsSchema, "depositor");

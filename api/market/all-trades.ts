@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { decodeCursor } from "../http/cursor.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   atIndexedBlock,
@@ -16,7 +15,6 @@ import {
   okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
 import { Trade, toTrade, tradePage } from "./trades.ts";
 
 /** A trade of any service token: a `Trade` that names its token. */
@@ -58,10 +56,7 @@ export function toMarketTrade(r: Row) {
 }
 
 /** `GET /v2/trades`, from the `trade` view, walking its (block_number, log_index) index. */
-export function registerAllTrades(
-  app: OpenAPIHono<AppEnv>,
-  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps },
-) {
+export function registerAllTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const trades = view(sql, d.settings.viewsSchema, "trade");
   app.openapi(route, async (c) => {

@@ -1,12 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import { type Bar, INTERVAL_SECONDS, INTERVALS } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
 import { sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -22,7 +21,6 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { readCandles } from "./candles.ts";
 import { chartItemsJson } from "./chart-json.ts";
 import { Usd, usdString } from "./usd.ts";
@@ -125,10 +123,8 @@ export function toCandle(b: Bar, currency: "bnb" | "usd") {
   };
 }
 
-export type ChartRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /tokens/{address}/chart`, from the `candle` view. */
-export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
+export function registerChart(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");

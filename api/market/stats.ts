@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   COMMON_ERRORS,
   IsoTime,
@@ -16,7 +16,6 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { DAY } from "./clock.ts";
 
 const HOUR = 3_600;
@@ -123,10 +122,8 @@ export async function readPlatformStats(sql: Sql, schema: string) {
   });
 }
 
-export type StatsRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /v2/stats`: platform totals, cached per indexed generation like the lists. */
-export function registerStats(app: OpenAPIHono<AppEnv>, d: StatsRouteDeps) {
+export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(statsRoute, async (c) => {
     const state = await d.reads.tracker.current();

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
   COMMON_ERRORS,
@@ -17,7 +16,6 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { pageOf, type Rankings } from "./ranking.ts";
 import {
   filteredAddresses,
@@ -126,12 +124,7 @@ function decodeKeyset(cursor: string, sort: string, order: string): TokenKeyset 
   return { k: k.k as string, a: k.a as string };
 }
 
-export type TokenRouteDeps = {
-  sql: Sql;
-  settings: ApiSettings;
-  reads: ReadDeps;
-  rankings: Rankings;
-};
+export type TokenRouteDeps = ViewRouteDeps & { rankings: Rankings };
 
 /** `GET /tokens` and `GET /tokens/{address}`, from the token, trade and feed views. */
 export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {

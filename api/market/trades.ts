@@ -1,12 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -23,7 +22,6 @@ import {
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
 export const Trade = z
@@ -69,10 +67,8 @@ const tradesRoute = createRoute({
 
 type Row = Record<string, string | number>;
 
-export type TradeRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /tokens/{address}/trades`, from the `trade` view (the chart is in chart.ts). */
-export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
+export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");

@@ -1,12 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { formatUnits } from "viem";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import { type Bar, INTERVAL_SECONDS, type Interval } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   COMMON_ERRORS,
   ErrorEnvelope,
@@ -16,7 +15,6 @@ import {
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { readCandles } from "./candles.ts";
 
 // A TradingView UDF datafeed (https://www.tradingview.com/charting-library-docs/latest/connecting_data/UDF/)
@@ -207,10 +205,8 @@ function priceScale(price: bigint): number {
 
 const num = (v: bigint) => Number(formatUnits(v, 18));
 
-export type UdfRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** The `/udf/*` TradingView datafeed. */
-export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
+export function registerUdf(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");
