@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readJsonRecord, writeJsonAtomic } from "./json-file.ts";
+import { readJsonRecord, readOrCreateJson, writeJsonAtomic } from "./json-file.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "json-file-"));
 
@@ -29,5 +29,19 @@ describe("writeJsonAtomic / readJsonRecord", () => {
     expect(() => readJsonRecord(join(d, "bad.json"), "deployment record")).toThrow(
       /unreadable deployment record .*bad\.json/,
     );
+  });
+});
+
+describe("readOrCreateJson", () => {
+  it("creates the private file once and reads it back after", () => {
+    const path = join(dir(), "secrets", "s.json");
+    let made = 0;
+    const make = () => ({ n: ++made });
+    expect(readOrCreateJson(path, make)).toEqual({ n: 1 });
+    expect(readOrCreateJson(path, make)).toEqual({ n: 1 });
+    expect(made).toBe(1);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(path, "..")).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(path, ".."))).toEqual(["s.json"]);
   });
 });

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 
 /**
@@ -37,4 +45,25 @@ export function writeJsonAtomic(path: string, value: unknown, o: WriteJsonOption
   const text = o.pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value);
   writeFileSync(tmp, text, o.private ? { mode: 0o600 } : undefined);
   renameSync(tmp, path);
+}
+
+/**
+ * Reads a private JSON file, or creates it with `make()` first (0600, its folder 0700). Roles
+ * that race to create it all end up with the one that was linked into place first.
+ *
+ * @example
+ * const { key } = readOrCreateJson(join(dataDir, "secrets", "web-service.json"), () => ({ key: fresh() }));
+ */
+export function readOrCreateJson<T>(path: string, make: () => T): T {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {}
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(make()), { mode: 0o600 });
+  try {
+    linkSync(tmp, path); // fails if another process won the race: read theirs
+  } catch {}
+  rmSync(tmp, { force: true });
+  return JSON.parse(readFileSync(path, "utf8")) as T;
 }
