@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { AGENT_KEY_SECURITY, jsonBody } from "../http/schemas.ts";
 import type { AgentAuthEnv } from "../middleware/agent-auth/index.ts";
-import { errorResponse, launchBodyHook, launchGuards, renderLaunchError } from "./routes.ts";
+import { launchBodyHook, launchErrorResponse, launchGuards, renderLaunchError } from "./routes.ts";
 import { LaunchRequest } from "./schema.ts";
 
 const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
@@ -88,12 +88,14 @@ const previewRoute = (d: LaunchPreviewDeps) =>
           },
         },
       },
-      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
-      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
-      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
-      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
-      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
-      503: errorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
+      400: launchErrorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+      401: launchErrorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+      403: launchErrorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+      409: launchErrorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+      429: launchErrorResponse(
+        "rate_limited: more than 10 launch requests per minute with this key",
+      ),
+      503: launchErrorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
     },
   });
 

@@ -12,7 +12,7 @@ import {
   atIndexedBlock,
   BoolQuery,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   jsonResponse,
   NOT_MODIFIED,
@@ -121,7 +121,7 @@ const detailRoute = createRoute({
   request: { params: AgentParams },
   responses: {
     200: jsonResponse("The agent", okEnvelope(AgentDetail)),
-    404: jsonResponse("No agent has this token address", ErrorEnvelope),
+    404: errorResponse("No agent has this token address"),
     ...COMMON_ERRORS,
   },
 });

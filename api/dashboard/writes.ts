@@ -15,7 +15,7 @@ import { HttpError, invalidInput } from "../errors.ts";
 import {
   AGENT_KEY_SECURITY,
   AgentParams,
-  ErrorEnvelope,
+  errorResponse,
   jsonBody,
   jsonResponse,
   okEnvelope,
@@ -34,14 +34,13 @@ import {
 } from "./schemas.ts";
 
 const WRITE_ERRORS = {
-  400: jsonResponse("validation_failed: the body or a path parameter is invalid", ErrorEnvelope),
-  401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-  403: jsonResponse(
+  400: errorResponse("validation_failed: the body or a path parameter is invalid"),
+  401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+  403: errorResponse(
     "AGENT_SCOPE_FORBIDDEN (no agent:write) or not_authorized (another agent's key)",
-    ErrorEnvelope,
   ),
-  404: jsonResponse("No agent has this token address (or no such record)", ErrorEnvelope),
-  429: jsonResponse("Too many requests", ErrorEnvelope),
+  404: errorResponse("No agent has this token address (or no such record)"),
+  429: errorResponse("Too many requests"),
 };
 
 /** The four writes with a body; agentOwner runs before the validators (401/403 before 400). */

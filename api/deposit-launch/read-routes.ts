@@ -10,7 +10,7 @@ import {
   AddressInput,
   atIndexedBlock,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   jsonResponse,
   OffsetQuery,
@@ -102,7 +102,7 @@ const detailRoute = createRoute({
   request: { params: z.object({ id: LaunchId }) },
   responses: {
     200: jsonResponse("The launch", okEnvelope(Launch)),
-    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    404: errorResponse("No such launch is indexed"),
     ...COMMON_ERRORS,
   },
 });
@@ -115,7 +115,7 @@ const depositorsRoute = createRoute({
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
   responses: {
     200: jsonResponse("A page of depositors", okEnvelope(atIndexedBlock(offsetList(Depositor)))),
-    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    404: errorResponse("No such launch is indexed"),
     ...COMMON_ERRORS,
   },
 });

@@ -6,7 +6,7 @@ import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import {
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   jsonBody,
   jsonResponse,
   OffsetQuery,
@@ -35,8 +35,6 @@ export type LaunchWriteDeps = {
   deposit?: DepositLaunchDeps;
 };
 
-const err = (d: string) => jsonResponse(d, ErrorEnvelope);
-
 const LaunchId = z
   .string()
   .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
@@ -62,14 +60,14 @@ const routes = (d: LaunchWriteDeps) => ({
     },
     responses: {
       201: jsonResponse("Created on-chain", okEnvelope(CreatedLaunch)),
-      400: err(
+      400: errorResponse(
         "validation_failed: a field (tier, closeTimestamp, taxes, image, socials) is invalid",
       ),
-      401: err("not_authenticated: no live SIWE session cookie"),
-      403: err("not_authorized: a cross-site Origin"),
-      429: err("rate_limited: more than 5 launches per hour for this wallet"),
-      502: err("upstream_error: the relayer's createLaunch failed; nothing was created"),
-      503: err(
+      401: errorResponse("not_authenticated: no live SIWE session cookie"),
+      403: errorResponse("not_authorized: a cross-site Origin"),
+      429: errorResponse("rate_limited: more than 5 launches per hour for this wallet"),
+      502: errorResponse("upstream_error: the relayer's createLaunch failed; nothing was created"),
+      503: errorResponse(
         "unavailable: the chain could not be reached or the transaction is not mined yet; retry with the same Idempotency-Key",
       ),
     },
@@ -87,7 +85,7 @@ const routes = (d: LaunchWriteDeps) => ({
     },
     responses: {
       200: jsonResponse("The simulation", okEnvelope(LaunchPreview)),
-      404: err("not_found: no such launch on the factory"),
+      404: errorResponse("not_found: no such launch on the factory"),
       ...COMMON_ERRORS,
     },
   }),
@@ -104,7 +102,7 @@ const routes = (d: LaunchWriteDeps) => ({
         "A page of deposits, newest launch first",
         okEnvelope(offsetList(MyDeposit)),
       ),
-      401: err("not_authenticated: no live SIWE session cookie"),
+      401: errorResponse("not_authenticated: no live SIWE session cookie"),
       ...COMMON_ERRORS,
     },
   }),

@@ -126,6 +126,11 @@ export function jsonResponse<T extends z.ZodType>(description: string, schema: T
   return { description, content: { "application/json": { schema } } };
 }
 
+/** An error response entry of a route: the error envelope under `description`. */
+export function errorResponse(description: string) {
+  return jsonResponse(description, ErrorEnvelope);
+}
+
 /** The required JSON body of a route, for `createRoute({ request: { body } })`. */
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
@@ -133,9 +138,9 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 
 /** Error responses every data route can give besides its own. */
 export const COMMON_ERRORS = {
-  400: jsonResponse("A parameter is malformed or out of range", ErrorEnvelope),
-  429: jsonResponse("Too many requests; wait `Retry-After` seconds", ErrorEnvelope),
-  500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
+  400: errorResponse("A parameter is malformed or out of range"),
+  429: errorResponse("Too many requests; wait `Retry-After` seconds"),
+  500: errorResponse("Server-side problem; retry with backoff"),
   503: jsonResponse(
     "The chain index is not published yet (first backfill); retry after `Retry-After` seconds",
     ErrorEnvelope,

@@ -11,7 +11,7 @@ import {
   AddressInput,
   BoolQuery,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   intQuery,
   jsonResponse,
@@ -102,7 +102,7 @@ const chartRoute = createRoute({
   responses: {
     200: jsonResponse("Candles", okEnvelope(ChartData)),
     ...NOT_MODIFIED,
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });

@@ -12,7 +12,7 @@ import {
   BoolQuery,
   COMMON_ERRORS,
   cursorList,
-  ErrorEnvelope,
+  errorResponse,
   intQuery,
   jsonResponse,
   NOT_MODIFIED,
@@ -66,7 +66,7 @@ const route = createRoute({
   responses: {
     200: jsonResponse("A page of holders", okEnvelope(atIndexedBlock(cursorList(Holder)))),
     ...NOT_MODIFIED,
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });

@@ -6,7 +6,7 @@ import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IndexedBlockField,
   jsonResponse,
   NOT_MODIFIED,
@@ -91,7 +91,7 @@ const detailRoute = createRoute({
   responses: {
     200: jsonResponse("The token", okEnvelope(Token)),
     ...NOT_MODIFIED,
-    404: jsonResponse("Not a token of the service, or not indexed yet", ErrorEnvelope),
+    404: errorResponse("Not a token of the service, or not indexed yet"),
     ...COMMON_ERRORS,
   },
 });

@@ -13,7 +13,7 @@ import {
   COMMON_ERRORS,
   CursorQuery,
   cursorList,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   jsonResponse,
   NOT_MODIFIED,
@@ -60,7 +60,7 @@ const tradesRoute = createRoute({
   responses: {
     200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(Trade)))),
     ...NOT_MODIFIED,
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });

@@ -8,7 +8,7 @@ import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   intQuery,
   jsonResponse,
   NOT_MODIFIED,
@@ -121,7 +121,7 @@ const routes = {
     request: { query: z.object({ symbol: SymbolQuery }) },
     responses: {
       200: jsonResponse("Symbol information", UdfSymbol),
-      404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
+      404: errorResponse("Unknown or ambiguous symbol"),
       ...COMMON_ERRORS,
     },
   }),
@@ -176,7 +176,7 @@ const routes = {
     responses: {
       200: jsonResponse("Bars, or no_data", UdfHistory),
       ...NOT_MODIFIED,
-      404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
+      404: errorResponse("Unknown or ambiguous symbol"),
       ...COMMON_ERRORS,
     },
   }),

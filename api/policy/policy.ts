@@ -18,7 +18,7 @@ import {
   AGENT_KEY_SECURITY,
   AgentParams,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   jsonBody,
   jsonResponse,
   okEnvelope,
@@ -122,8 +122,8 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
   const middleware = [agentPath({ sql: d.sql })];
   const errors = {
     ...COMMON_ERRORS,
-    404: jsonResponse("No agent has this token address, or it has no wallet yet", ErrorEnvelope),
-    503: jsonResponse("The signer did not answer", ErrorEnvelope),
+    404: errorResponse("No agent has this token address, or it has no wallet yet"),
+    503: errorResponse("The signer did not answer"),
   };
   app.openapi(
     {
@@ -184,12 +184,9 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       responses: {
         200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
         ...errors,
-        400: jsonResponse(
-          "validation_failed: a field is invalid or above its ceiling",
-          ErrorEnvelope,
-        ),
-        401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-        403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
+        400: errorResponse("validation_failed: a field is invalid or above its ceiling"),
+        401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+        403: errorResponse("AGENT_SCOPE_FORBIDDEN or not_authorized"),
       },
     },
     async (c) => {
@@ -231,9 +228,9 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
         "Anomalies",
         okEnvelope(z.object({ items: z.array(z.record(z.string(), z.unknown())) })),
       ),
-      400: jsonResponse("validation_failed: a query parameter is invalid", ErrorEnvelope),
-      401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
-      404: jsonResponse("not_found: the operator API is off (ADMIN_TOKEN unset)", ErrorEnvelope),
+      400: errorResponse("validation_failed: a query parameter is invalid"),
+      401: errorResponse("not_authenticated: operator token missing or wrong"),
+      404: errorResponse("not_found: the operator API is off (ADMIN_TOKEN unset)"),
     },
   });
   app.get("/v2/admin/anomalies", operatorOnly(d.adminToken), async (c) => {

@@ -8,7 +8,7 @@ import type {
 } from "../../../lib/webhooks/inbound/webhook-secrets.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
-import { ErrorEnvelope, jsonBody, jsonResponse, okEnvelope } from "../../http/schemas.ts";
+import { errorResponse, jsonBody, jsonResponse, okEnvelope } from "../../http/schemas.ts";
 import { countWebhook } from "../../middleware/metrics/index.ts";
 import { webhookSignature } from "../../middleware/webhook-signature/index.ts";
 import { parseWebhookBody, webhookBodySchema } from "./body.ts";
@@ -65,13 +65,10 @@ export function registerWebhooks(
       },
       responses: {
         200: jsonResponse("Stored (or already stored)", Received),
-        400: jsonResponse(
-          "The body fails its event type's schema, or the agent is unknown",
-          ErrorEnvelope,
-        ),
-        401: jsonResponse("Signature missing, malformed, stale or wrong", ErrorEnvelope),
-        413: jsonResponse("Body too large", ErrorEnvelope),
-        500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
+        400: errorResponse("The body fails its event type's schema, or the agent is unknown"),
+        401: errorResponse("Signature missing, malformed, stale or wrong"),
+        413: errorResponse("Body too large"),
+        500: errorResponse("Server-side problem; retry with backoff"),
       },
     });
     const secret = d.secrets[SECRET_OF[path]];

@@ -14,7 +14,7 @@ import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
 import {
   AgentParams,
-  ErrorEnvelope,
+  errorResponse,
   jsonBody,
   jsonResponse,
   okEnvelope,
@@ -101,7 +101,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
       responses: {
         201: jsonResponse("Subscribed", okEnvelope(SubscriptionWithSecret)),
-        409: jsonResponse("conflict: the agent has 10 subscriptions already", ErrorEnvelope),
+        409: errorResponse("conflict: the agent has 10 subscriptions already"),
         ...WEBHOOK_ERRORS,
       },
     }),
