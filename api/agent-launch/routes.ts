@@ -39,6 +39,15 @@ export function launchGuards(d: {
 /** A launch error response: the launch error body under `description`. */
 export const launchErrorResponse = (description: string) => jsonResponse(description, LaunchError);
 
+/** What the launch and its preview refuse alike: the body, the key, a launched agent, the rate. */
+export const launchGuardErrors = () => ({
+  400: launchErrorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+  401: launchErrorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+  403: launchErrorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+  409: launchErrorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+  429: launchErrorResponse("rate_limited: more than 10 launch requests per minute with this key"),
+});
+
 const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
   createRoute({
     method: "post",
@@ -54,13 +63,7 @@ const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
     },
     responses: {
       200: jsonResponse("Launched", LaunchResponse),
-      400: launchErrorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
-      401: launchErrorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
-      403: launchErrorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
-      409: launchErrorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
-      429: launchErrorResponse(
-        "rate_limited: more than 10 launch requests per minute with this key",
-      ),
+      ...launchGuardErrors(),
       502: launchErrorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
       503: launchErrorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
     },
