@@ -1,3 +1,4 @@
+import { ConfigError } from "../lib/config.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /**
@@ -30,6 +31,20 @@ export function onShutdown(log: Logger, stop: () => Promise<void>): void {
 /** Turns "address in use" from a listen into a one-line configuration error. */
 export function isAddressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE";
+}
+
+/**
+ * For a listen's `.catch`: a taken port becomes a one-line configuration error naming the
+ * variable that set it; any other error passes on.
+ *
+ * @example
+ * await serveHttp({ fetch, host, port }).catch(portTaken("PORT", `${host}:${port}`));
+ */
+export function portTaken(variable: string, address: string) {
+  return (error: unknown): never => {
+    if (isAddressInUse(error)) throw new ConfigError(variable, `${address} is already in use`);
+    throw error;
+  };
 }
 
 /** Tells a supervising `launchpad start` that this role is up (no-op when run on its own). */

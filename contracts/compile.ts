@@ -1,19 +1,12 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Abi, Hex } from "viem";
+import { writeJsonAtomic } from "../lib/json-file.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -141,11 +134,8 @@ function readCacheFile(path: string): CacheFile | undefined {
 }
 
 function writeCacheFile(path: string, file: CacheFile): void {
-  mkdirSync(dirname(path), { recursive: true });
-  // Write then rename so a parallel reader never sees half a file.
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(file));
-  renameSync(tmp, path);
+  // Whole or not at all: a parallel reader never sees half a file.
+  writeJsonAtomic(path, file);
 }
 
 /** Loads one artifact by contract name; throws when it does not exist. */

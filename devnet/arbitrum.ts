@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
 import { loadArtifacts } from "../contracts/compile.ts";
 import { ARBITRUM_CHAIN_ID, HYPERLIQUID_BRIDGE2 } from "../lib/arbitrum.ts";
 import { readChainIdentity, viemChain } from "../lib/chain.ts";
 import type { Config } from "../lib/config.ts";
+import { readJsonRecord, writeJsonAtomic } from "../lib/json-file.ts";
 import { devnetAccounts } from "./accounts.ts";
 import { startLocalChain } from "./local-chain.ts";
 import { dumpState } from "./state-file.ts";
@@ -32,17 +32,14 @@ export function arbitrumRecordPath(dataDir: string): string {
 }
 
 export function readArbitrumRecord(dataDir: string): ArbitrumDevnetRecord | undefined {
-  const path = arbitrumRecordPath(dataDir);
-  if (!existsSync(path)) return undefined;
-  return JSON.parse(readFileSync(path, "utf8")) as ArbitrumDevnetRecord;
+  return readJsonRecord<ArbitrumDevnetRecord>(
+    arbitrumRecordPath(dataDir),
+    "Arbitrum devnet record",
+  );
 }
 
 function writeArbitrumRecord(dataDir: string, record: ArbitrumDevnetRecord): void {
-  const path = arbitrumRecordPath(dataDir);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeJsonAtomic(arbitrumRecordPath(dataDir), record, { pretty: true });
 }
 
 /** The record as the configuration an operator sets for Arbitrum One. */

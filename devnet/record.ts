@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Address, Hex } from "viem";
 import type { TierJson } from "../contracts/deploy/service-set.ts";
+import { readJsonRecord, writeJsonAtomic } from "../lib/json-file.ts";
 
 /** Stable names of the devnet contracts (documented in contracts/README.md). */
 export const DEVNET_CONTRACT_NAMES = [
@@ -77,20 +77,10 @@ export function deploymentRecordPath(dataDir: string): string {
  * if (record) console.log(record.contracts.tokenManager2);
  */
 export function readDeploymentRecord(dataDir: string): DeploymentRecord | undefined {
-  const path = deploymentRecordPath(dataDir);
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as DeploymentRecord;
-  } catch (error) {
-    throw new Error(`unreadable deployment record ${path}`, { cause: error });
-  }
+  return readJsonRecord<DeploymentRecord>(deploymentRecordPath(dataDir), "deployment record");
 }
 
 /** Writes the deployment record atomically (temp file + rename). */
 export function writeDeploymentRecord(dataDir: string, record: DeploymentRecord): void {
-  const path = deploymentRecordPath(dataDir);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeJsonAtomic(deploymentRecordPath(dataDir), record, { pretty: true });
 }

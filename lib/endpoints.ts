@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
+import { readOrCreateJson } from "./json-file.ts";
 
 /** Where the external services are and how we authenticate to them. */
 export type ServiceEndpoints = {
@@ -88,19 +88,7 @@ export function webServiceKey(config: Config): string | undefined {
   })).key;
 }
 
-/** Reads `secrets/<name>` or creates it with `make()` (the first of racing roles wins), 0600. */
+/** Reads `secrets/<name>` or creates it with `make()`: see readOrCreateJson. */
 function readOrCreateSecret<T>(dataDir: string, name: string, make: () => T): T {
-  const dir = join(dataDir, "secrets");
-  const path = join(dir, name);
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
-  } catch {}
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(make()), { mode: 0o600 });
-  try {
-    linkSync(tmp, path); // fails if another process won the race: read theirs
-  } catch {}
-  rmSync(tmp, { force: true });
-  return JSON.parse(readFileSync(path, "utf8")) as T;
+  return readOrCreateJson(join(dataDir, "secrets", name), make);
 }

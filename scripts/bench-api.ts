@@ -20,8 +20,7 @@
  * no copy): tokens and agents are discovered through the API. Start it with
  * `RATE_LIMIT_PER_MINUTE=0` (or a budget above the load), or most answers are 429s.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { pino } from "pino";
@@ -36,14 +35,12 @@ import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
-import { migrate } from "../lib/db/migrate.ts";
 import { freePort } from "../lib/net.ts";
-import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { LAUNCH_TABLES, portfolioCases, seedPortfolio } from "./bench-api-portfolio.ts";
+import { benchDatabase, envNumber } from "./bench-database.ts";
 import { treeCpuSeconds } from "./bench-indexer-probes.ts";
 
 const SCHEMA = "bench_onchain";
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /**
  * Rows of the table: a name and the path of request `i`, with optional request headers and
@@ -194,36 +191,34 @@ async function main() {
     const url = process.argv[urlAt + 1];
     if (!url) throw new Error("--url needs the API's base URL, e.g. http://127.0.0.1:3001");
     return live(url.replace(/\/$/, ""), {
-      seconds: num("BENCH_SECONDS", 10),
-      connections: num("BENCH_CONNECTIONS", 32),
+      seconds: envNumber("BENCH_SECONDS", 10),
+      connections: envNumber("BENCH_CONNECTIONS", 32),
     });
   }
-  const trades = num("BENCH_TRADES", 1_000_000);
-  const tokens = num("BENCH_TOKENS", 200);
-  const agents = num("BENCH_AGENTS", 1_000);
-  const seconds = num("BENCH_SECONDS", 10);
-  const connections = num("BENCH_CONNECTIONS", 32);
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-api-"));
-  const pg = await startEmbeddedPostgres({ dataDir });
-  const sql = createSql(pg.url, { max: 4 });
+  const trades = envNumber("BENCH_TRADES", 1_000_000);
+  const tokens = envNumber("BENCH_TOKENS", 200);
+  const agents = envNumber("BENCH_AGENTS", 1_000);
+  const seconds = envNumber("BENCH_SECONDS", 10);
+  const connections = envNumber("BENCH_CONNECTIONS", 32);
+  const db = await benchDatabase("bench-api", 4);
+  const { dataDir, sql } = db;
   try {
-    await migrate(sql);
     const t = performance.now();
     // One connection without the service's statement timeout: bulk seeding is not a request.
-    const bulk = createSql(pg.url, { max: 1 });
+    const bulk = createSql(db.url, { max: 1 });
     await bulk`set statement_timeout = 0`;
     await seed(bulk, { trades, tokens, agents });
     await seedPortfolio(bulk, SCHEMA, {
       agents,
-      fills: num("BENCH_PERPS_FILLS", 500),
-      launches: num("BENCH_LAUNCHES", 2_000),
+      fills: envNumber("BENCH_PERPS_FILLS", 500),
+      launches: envNumber("BENCH_LAUNCHES", 2_000),
     });
     await bulk.end({ timeout: 1 });
     console.log(
       `seeded ${trades.toLocaleString("en")} trades over ${tokens} tokens (+ candles, ${agents} agents) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
     const port = await freePort();
-    const worker = new Worker(new URL(import.meta.url), { workerData: { url: pg.url, port } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { url: db.url, port } });
     await new Promise((resolve, reject) => {
       worker.once("message", resolve);
       worker.once("error", reject);
@@ -253,9 +248,7 @@ async function main() {
     await measure(base, rows, { seconds, connections, cpu });
     await worker.terminate();
   } finally {
-    await sql.end({ timeout: 1 });
-    await pg.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.stop();
   }
 }
 

@@ -15,9 +15,6 @@
  * Environment: BENCH_SECONDS (10), BENCH_CONNECTIONS (32), BENCH_RATE (300),
  * BENCH_LATENCY_SECONDS (10), BENCH_INBOX (50,000).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { PgBoss } from "pg-boss";
 import { pino } from "pino";
@@ -28,13 +25,11 @@ import { defaultApiSettings } from "../api/settings.ts";
 import { drainInboxBatch } from "../jobs/events/consumer.ts";
 import { startEventsWorker } from "../jobs/events/worker.ts";
 import { createSql } from "../lib/db/client.ts";
-import { migrate } from "../lib/db/migrate.ts";
 import { TAIL_START, tailAgentEvents } from "../lib/events/store.ts";
 import { freePort } from "../lib/net.ts";
-import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { signWebhookBody } from "../lib/webhooks/inbound/signature.ts";
+import { benchDatabase, envNumber } from "./bench-database.ts";
 
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECRET = "bench-code-host-secret-0123456789";
 const AGENTS = 100;
 const secrets = { steward: SECRET, cloud: SECRET, codeHost: SECRET, agentEvents: SECRET };
@@ -58,21 +53,19 @@ function signed(runId: string) {
 }
 
 async function main() {
-  const seconds = num("BENCH_SECONDS", 10);
-  const connections = num("BENCH_CONNECTIONS", 32);
-  const rate = num("BENCH_RATE", 300);
-  const latencySeconds = num("BENCH_LATENCY_SECONDS", 10);
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-events-"));
-  const pg = await startEmbeddedPostgres({ dataDir });
-  const sql = createSql(pg.url, { max: 4 });
+  const seconds = envNumber("BENCH_SECONDS", 10);
+  const connections = envNumber("BENCH_CONNECTIONS", 32);
+  const rate = envNumber("BENCH_RATE", 300);
+  const latencySeconds = envNumber("BENCH_LATENCY_SECONDS", 10);
+  const db = await benchDatabase("bench-events", 4);
+  const { sql } = db;
   const threads: Worker[] = [];
   try {
-    await migrate(sql);
     await sql`insert into app.agents (agent_id, name, token_address)
       select 'bench-' || i, 'Bench ' || i, '0x' || lpad(to_hex(${0xe0000} + i), 40, '0')
       from generate_series(0, ${AGENTS - 1}) i`;
     const port = await freePort();
-    threads.push(await thread({ role: "api", url: pg.url, port }));
+    threads.push(await thread({ role: "api", url: db.url, port }));
     const base = `http://127.0.0.1:${port}`;
     console.log(
       `${connections} keep-alive connections, ${seconds} s per case, API in a worker thread\n`,
@@ -100,7 +93,7 @@ async function main() {
 
     // 2. The consumer over that inbox topped up to INBOX rows (as the API stores them), and
     // one set-based copy of the same rows as the ceiling.
-    const target = num("BENCH_INBOX", 50_000);
+    const target = envNumber("BENCH_INBOX", 50_000);
     await sql`insert into app.webhook_inbox (source, source_event_id, event_type, payload, agent_id)
       select 'code-host', 'fill-' || i, 'pr.merged', jsonb_build_object('sourceEventId', 'fill-' || i,
         'eventType', 'pr.merged', 'occurredAt', now(), 'agentId', 'bench-' || (i % ${AGENTS}::int),
@@ -129,7 +122,7 @@ async function main() {
     );
 
     // 3. Webhook 200 to readable, with the pg-boss consumer running.
-    threads.push(await thread({ role: "consumer", url: pg.url, port }));
+    threads.push(await thread({ role: "consumer", url: db.url, port }));
     const latencies = await latency(sql, base, rate, latencySeconds);
     const q = (p: number) =>
       latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
@@ -141,9 +134,7 @@ async function main() {
     );
   } finally {
     for (const w of threads) await w.terminate();
-    await sql.end({ timeout: 1 });
-    await pg.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.stop();
   }
 }
 

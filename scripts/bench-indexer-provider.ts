@@ -53,29 +53,34 @@ export async function providerRun(p: {
   console.log(
     `provider profile ${pr.name}: eth_getLogs ≤ ${pr.maxBlockRange} blocks and ≤ ${pr.maxLogs} logs, ${pr.requestsPerSecond} requests/s (429 over it), ${pr.latencyMs} ms a round trip; load ${loadavg()[0]?.toFixed(1)}`,
   );
-  let ok = true;
-  try {
+  // One Ponder through the provider into `schema`, up to the head: its wall time, events,
+  // Ponder's own clock and log, and the proxy's counts when it got there.
+  const indexToHead = async (schema: string) => {
     const t0 = performance.now();
     const run = await startPonder({
       databaseUrl: p.databaseUrl,
       dataDir: p.dataDir,
       devnetPort: p.devnetPort,
-      schema: "provider",
-      viewsSchema: "provider_views",
+      schema,
+      viewsSchema: `${schema}_views`,
       logLevel: "info",
       rpcUrl: via,
     });
     await run.waitFor(p.head, 3_600_000);
-    const wallSec = (performance.now() - t0) / 1000;
+    const seconds = (performance.now() - t0) / 1000;
     const events = await completedEvents(run.port);
-    const ponderMs = loggedDuration(run.output(), "Completed backfill indexing");
-    const backfill = proxy.stats();
-    // Ponder logs an error (level 50) for a request it gave up on; a retried one is a warning.
-    const errors = run
-      .output()
-      .split("\n")
-      .filter((l) => l.includes('"level":50')).length;
+    const output = run.output();
+    const stats = proxy.stats();
     await run.kill();
+    const ponderMs = loggedDuration(output, "Completed backfill indexing");
+    return { seconds, events, output, stats, ponderMs };
+  };
+  let ok = true;
+  try {
+    const first = await indexToHead("provider");
+    const { seconds: wallSec, events, ponderMs, stats: backfill } = first;
+    // Ponder logs an error (level 50) for a request it gave up on; a retried one is a warning.
+    const errors = first.output.split("\n").filter((l) => l.includes('"level":50')).length;
 
     const [row] = await p.sql<{ trades: number; blocks: number }[]>`
       select (select count(*) from provider.trade)::int as trades,
@@ -123,22 +128,9 @@ export async function providerRun(p: {
     }
 
     // A reindex from Ponder's cache, through the same provider: what still reaches the node.
-    const r0 = performance.now();
-    const again = await startPonder({
-      databaseUrl: p.databaseUrl,
-      dataDir: p.dataDir,
-      devnetPort: p.devnetPort,
-      schema: "provider_reindex",
-      viewsSchema: "provider_reindex_views",
-      logLevel: "info",
-      rpcUrl: via,
-    });
-    await again.waitFor(p.head, 3_600_000);
-    const reSec = (performance.now() - r0) / 1000;
-    const reEvents = await completedEvents(again.port);
-    const reMs = loggedDuration(again.output(), "Completed backfill indexing");
-    await again.kill();
-    const re = minus(proxy.stats(), backfill);
+    const again = await indexToHead("provider_reindex");
+    const { seconds: reSec, events: reEvents, ponderMs: reMs } = again;
+    const re = minus(again.stats, backfill);
     const reHandlers = total(re.calls.handlers);
     console.log(
       `reindex from Ponder's cache through ${pr.name}: ${reEvents} events in ${reSec.toFixed(1)} s (Ponder's clock ${(reMs / 1000).toFixed(1)} s = ${Math.round(reEvents / (reMs / 1000))} events/s); node calls: Ponder ${total(re.calls.ponder)} (${list(re.calls.ponder)}), handlers ${reHandlers} (${list(re.calls.handlers)}) (target 0: ${reHandlers === 0 ? "met" : "MISSED"}); load ${loadavg()[0]?.toFixed(1)}`,

@@ -13,25 +13,20 @@
  * Environment: BENCH_EVENTS (default 1000), BENCH_RATE (50), BENCH_SECONDS (10).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { pino } from "pino";
 import { request } from "undici";
 import { startOutboundDispatcher } from "../jobs/webhooks/outbound/dispatcher.ts";
 import { createAgent } from "../lib/agents/keys.ts";
 import { deriveKey } from "../lib/crypto/seal.ts";
-import { createSql, type Sql } from "../lib/db/client.ts";
-import { migrate } from "../lib/db/migrate.ts";
+import type { Sql } from "../lib/db/client.ts";
 import { insertAgentEvents, type NewAgentEvent } from "../lib/events/store.ts";
 import { freePort } from "../lib/net.ts";
-import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
 import { createSubscription } from "../lib/webhooks/outbound/subscriptions.ts";
 import { outboundTiming } from "../lib/webhooks/outbound/timing.ts";
+import { benchDatabase, envNumber } from "./bench-database.ts";
 
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const now = () => performance.timeOrigin + performance.now();
 type Hit = { path: string; sourceEventId: string; at: number };
 
@@ -72,15 +67,13 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function main() {
-  const events = num("BENCH_EVENTS", 1000);
-  const rate = num("BENCH_RATE", 50);
-  const seconds = num("BENCH_SECONDS", 10);
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-outbound-"));
-  const pg = await startEmbeddedPostgres({ dataDir });
-  const sql = createSql(pg.url, { max: 10 });
+  const events = envNumber("BENCH_EVENTS", 1000);
+  const rate = envNumber("BENCH_RATE", 50);
+  const seconds = envNumber("BENCH_SECONDS", 10);
+  const db = await benchDatabase("bench-outbound", 10);
+  const { sql } = db;
   const worker = new Worker(new URL(import.meta.url));
   try {
-    await migrate(sql);
     const port = await new Promise<number>((r) => worker.once("message", (m) => r(m.port)));
     const origin = `http://127.0.0.1:${port}`;
     const down = `http://127.0.0.1:${await freePort()}`; // nothing listens there
@@ -269,9 +262,7 @@ async function main() {
     await dispatcher.stop();
   } finally {
     await worker.terminate();
-    await sql.end({ timeout: 1 });
-    await pg.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await db.stop();
   }
 }
 

@@ -18,8 +18,8 @@ import type { Intent, PolicyState } from "../lib/policy/intent.ts";
 import { PolicyRules, usdToUnits } from "../lib/policy/model.ts";
 import { createStewardClient } from "../services/steward/client.ts";
 import { startLocalSteward } from "../test/helpers/steward.ts";
+import { envNumber } from "./bench-database.ts";
 
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const pct = (xs: number[], p: number) =>
   xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
 const fmt = (ms: number) => `${(ms * 1000).toFixed(2)} µs`;
@@ -72,7 +72,7 @@ function evaluation() {
     { kind: "approve", to: `0x${"aa".repeat(20)}`, amount: "1", summary: {} },
     trade({ asset: "C1", notionalUsd: usdToUnits("10") }),
   ];
-  const n = num("BENCH_EVALS", 200_000);
+  const n = envNumber("BENCH_EVALS", 200_000);
   const run = (fn: (i: Intent) => unknown) => {
     const times: number[] = new Array(n);
     const t0 = performance.now();
@@ -109,11 +109,11 @@ async function signing() {
       timeoutMs: 10_000,
     });
     const wallets = await Promise.all(
-      Array.from({ length: num("BENCH_WALLETS", 8) }, (_, i) =>
+      Array.from({ length: envNumber("BENCH_WALLETS", 8) }, (_, i) =>
         client.provisionWallet({ agentId: `bench-${i}` }),
       ),
     );
-    const calls = num("BENCH_CALLS", 2_000);
+    const calls = envNumber("BENCH_CALLS", 2_000);
     const measure = async (one: (w: (typeof wallets)[number], k: number) => Promise<unknown>) => {
       const times: number[] = [];
       let next = 0;

@@ -3,9 +3,15 @@ import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { AGENT_KEY_SECURITY } from "../http/schemas.ts";
+import { AGENT_KEY_SECURITY, jsonBody, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import type { AgentAuthEnv } from "../middleware/agent-auth/index.ts";
-import { errorResponse, launchBodyHook, launchGuards, renderLaunchError } from "./routes.ts";
+import {
+  launchBodyHook,
+  launchErrorResponse,
+  launchGuardErrors,
+  launchGuards,
+  renderLaunchError,
+} from "./routes.ts";
 import { LaunchRequest } from "./schema.ts";
 
 const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
@@ -77,23 +83,12 @@ const previewRoute = (d: LaunchPreviewDeps) =>
     security: AGENT_KEY_SECURITY,
     middleware: launchGuards(d),
     request: {
-      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+      body: jsonBody(LaunchRequest),
     },
     responses: {
-      200: {
-        description: "The preview",
-        content: {
-          "application/json": {
-            schema: z.object({ ok: z.literal(true), data: AgentLaunchPreview }),
-          },
-        },
-      },
-      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
-      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
-      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
-      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
-      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
-      503: errorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
+      200: jsonResponse("The preview", okEnvelope(AgentLaunchPreview)),
+      ...launchGuardErrors(),
+      503: launchErrorResponse("ORCHESTRATOR_UNAVAIL: the signer or the chain is unreachable"),
     },
   });
 

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError, type LaunchErrorBody, renderError } from "../errors.ts";
-import { AGENT_KEY_SECURITY, ErrorEnvelope } from "../http/schemas.ts";
+import { AGENT_KEY_SECURITY, errorResponse, jsonBody, jsonResponse } from "../http/schemas.ts";
 import { validationHook } from "../http/validation.ts";
 import { LAUNCH_RETRY_AFTER_SECONDS } from "../limits.ts";
 import { type AgentAuthEnv, agentAuth } from "../middleware/agent-auth/index.ts";
@@ -36,9 +36,16 @@ export function launchGuards(d: {
   return [agentAuth({ sql: d.sql }), count];
 }
 
-export const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: LaunchError } },
+/** A launch error response: the launch error body under `description`. */
+export const launchErrorResponse = (description: string) => jsonResponse(description, LaunchError);
+
+/** What the launch and its preview refuse alike: the body, the key, a launched agent, the rate. */
+export const launchGuardErrors = () => ({
+  400: launchErrorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
+  401: launchErrorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+  403: launchErrorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
+  409: launchErrorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
+  429: launchErrorResponse("rate_limited: more than 10 launch requests per minute with this key"),
 });
 
 const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
@@ -52,17 +59,13 @@ const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
     security: AGENT_KEY_SECURITY,
     middleware: launchGuards({ sql: d.sql, perKeyPerMinute: d.launch.perKeyPerMinute }),
     request: {
-      body: { required: true, content: { "application/json": { schema: LaunchRequest } } },
+      body: jsonBody(LaunchRequest),
     },
     responses: {
-      200: { description: "Launched", content: { "application/json": { schema: LaunchResponse } } },
-      400: errorResponse("INVALID_REQUEST: the body (or its image) is invalid; see details"),
-      401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
-      403: errorResponse("AGENT_SCOPE_FORBIDDEN or AGENT_ID_MISMATCH"),
-      409: errorResponse("AGENT_ALREADY_LAUNCHED (or a launch is in progress)"),
-      429: errorResponse("rate_limited: more than 10 launch requests per minute with this key"),
-      502: errorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
-      503: errorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
+      200: jsonResponse("Launched", LaunchResponse),
+      ...launchGuardErrors(),
+      502: launchErrorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
+      503: launchErrorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
     },
   });
 
@@ -125,10 +128,7 @@ export function registerLaunch(app: OpenAPIHono<AppEnv>, d: { sql: Sql; launch: 
           },
         },
       },
-      404: {
-        description: "not_found: no agent with this id has started a launch",
-        content: { "application/json": { schema: ErrorEnvelope } },
-      },
+      404: errorResponse("not_found: no agent with this id has started a launch"),
     },
   });
   app.get("/v2/registrations/:file{[0-9a-f-]{36}\\.json}", async (c) => {

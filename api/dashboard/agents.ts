@@ -9,12 +9,13 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AgentParams,
+  atIndexedBlock,
   BoolQuery,
   COMMON_ERRORS,
-  ErrorEnvelope,
-  IndexedBlockField,
+  errorResponse,
   IsoTime,
   jsonResponse,
+  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
   okEnvelope,
@@ -106,11 +107,8 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of agents",
-      okEnvelope(offsetList(AgentSummary).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    200: jsonResponse("A page of agents", okEnvelope(atIndexedBlock(offsetList(AgentSummary)))),
+    ...NOT_MODIFIED,
     ...COMMON_ERRORS,
   },
 });
@@ -123,7 +121,7 @@ const detailRoute = createRoute({
   request: { params: AgentParams },
   responses: {
     200: jsonResponse("The agent", okEnvelope(AgentDetail)),
-    404: jsonResponse("No agent has this token address", ErrorEnvelope),
+    404: errorResponse("No agent has this token address"),
     ...COMMON_ERRORS,
   },
 });

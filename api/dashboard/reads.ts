@@ -11,7 +11,7 @@ import { HttpError } from "../errors.ts";
 import {
   AgentParams,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -22,7 +22,7 @@ import type { ApiSettings } from "../settings.ts";
 import { BurnRate, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
 
 const params = AgentParams;
-const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
+const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 
 const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
   createRoute({

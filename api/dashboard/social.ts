@@ -8,7 +8,7 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   AgentParams,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -17,7 +17,7 @@ import { READ_CACHE_LIMITS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { FollowerPoint, SocialStats } from "./schemas.ts";
 
-const NOT_FOUND = { 404: jsonResponse("No agent has this token address", ErrorEnvelope) };
+const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 const WINDOWS = ["1d", "7d", "30d", "all"] as const;
 const WINDOW_HOURS = { "1d": 24, "7d": 168, "30d": 720, all: null } as const;
 const HOUR_MS = 3_600_000;

@@ -15,7 +15,8 @@ import { HttpError, invalidInput } from "../errors.ts";
 import {
   AGENT_KEY_SECURITY,
   AgentParams,
-  ErrorEnvelope,
+  errorResponse,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -33,20 +34,14 @@ import {
 } from "./schemas.ts";
 
 const WRITE_ERRORS = {
-  400: jsonResponse("validation_failed: the body or a path parameter is invalid", ErrorEnvelope),
-  401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-  403: jsonResponse(
+  400: errorResponse("validation_failed: the body or a path parameter is invalid"),
+  401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+  403: errorResponse(
     "AGENT_SCOPE_FORBIDDEN (no agent:write) or not_authorized (another agent's key)",
-    ErrorEnvelope,
   ),
-  404: jsonResponse("No agent has this token address (or no such record)", ErrorEnvelope),
-  429: jsonResponse("Too many requests", ErrorEnvelope),
+  404: errorResponse("No agent has this token address (or no such record)"),
+  429: errorResponse("Too many requests"),
 };
-
-const json = <T extends z.ZodType>(schema: T) => ({
-  required: true,
-  content: { "application/json": { schema } },
-});
 
 /** The four writes with a body; agentOwner runs before the validators (401/403 before 400). */
 const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
@@ -67,7 +62,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "put",
       path: "/v2/agents/{agent}/persona",
       summary: summaries.persona,
-      request: { params: AgentParams, body: json(PersonaBody) },
+      request: { params: AgentParams, body: jsonBody(PersonaBody) },
       responses: { 200: jsonResponse(summaries.persona, okEnvelope(Persona)), ...WRITE_ERRORS },
     }),
     apps: createRoute({
@@ -75,7 +70,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "post",
       path: "/v2/agents/{agent}/apps",
       summary: summaries.apps,
-      request: { params: AgentParams, body: json(AppBody) },
+      request: { params: AgentParams, body: jsonBody(AppBody) },
       responses: { 201: jsonResponse(summaries.apps, okEnvelope(AgentApp)), ...WRITE_ERRORS },
     }),
     burn: createRoute({
@@ -83,7 +78,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "put",
       path: "/v2/agents/{agent}/burn-config",
       summary: summaries.burn,
-      request: { params: AgentParams, body: json(BurnConfigBody) },
+      request: { params: AgentParams, body: jsonBody(BurnConfigBody) },
       responses: {
         200: jsonResponse(summaries.burn, okEnvelope(z.object({ items: z.array(BurnItem) }))),
         ...WRITE_ERRORS,
@@ -94,7 +89,7 @@ const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
       method: "post",
       path: "/v2/agents/{agent}/wallets",
       summary: summaries.wallets,
-      request: { params: AgentParams, body: json(WalletBody) },
+      request: { params: AgentParams, body: jsonBody(WalletBody) },
       responses: {
         201: jsonResponse(summaries.wallets, okEnvelope(RegisteredWallet)),
         ...WRITE_ERRORS,

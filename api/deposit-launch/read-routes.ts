@@ -1,17 +1,16 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   COMMON_ERRORS,
-  ErrorEnvelope,
-  IndexedBlockField,
+  errorResponse,
   IsoTime,
   jsonResponse,
   OffsetQuery,
@@ -20,7 +19,6 @@ import {
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
 import { depositPosition, PositionFields, type PositionRow } from "./position.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
@@ -91,10 +89,7 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of launches",
-      okEnvelope(offsetList(Launch).extend({ indexedBlock: IndexedBlockField })),
-    ),
+    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(Launch)))),
     ...COMMON_ERRORS,
   },
 });
@@ -107,7 +102,7 @@ const detailRoute = createRoute({
   request: { params: z.object({ id: LaunchId }) },
   responses: {
     200: jsonResponse("The launch", okEnvelope(Launch)),
-    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    404: errorResponse("No such launch is indexed"),
     ...COMMON_ERRORS,
   },
 });
@@ -119,11 +114,8 @@ const depositorsRoute = createRoute({
   summary: "Depositors of a launch, largest principal first",
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
   responses: {
-    200: jsonResponse(
-      "A page of depositors",
-      okEnvelope(offsetList(Depositor).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    404: jsonResponse("No such launch is indexed", ErrorEnvelope),
+    200: jsonResponse("A page of depositors", okEnvelope(atIndexedBlock(offsetList(Depositor)))),
+    404: errorResponse("No such launch is indexed"),
     ...COMMON_ERRORS,
   },
 });
@@ -137,10 +129,7 @@ const userRoute = createRoute({
     "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
   responses: {
-    200: jsonResponse(
-      "A page of launches",
-      okEnvelope(offsetList(UserLaunch).extend({ indexedBlock: IndexedBlockField })),
-    ),
+    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(UserLaunch)))),
     ...COMMON_ERRORS,
   },
 });
@@ -188,10 +177,8 @@ async function listPage<T>(
   return { items: r.map(map), total: Number(n?.total ?? 0), limit: q.limit, offset: q.offset };
 }
 
-export type LaunchRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** The deposit-launch reads, from the `launch` and `depositor` views. */
-export function registerLaunches(app: OpenAPIHono<AppEnv>, d: LaunchRouteDeps) {
+export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const launches = view(sql, d.settings.viewsSchema, "launch");
   const depositors = view(sql, d.settings.viewsSchema, "depositor");

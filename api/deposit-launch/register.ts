@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
-import type { ApiSettings } from "../settings.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import type { DepositLaunchDeps } from "./create.ts";
 import { registerLaunches } from "./read-routes.ts";
 import { registerLaunchWrites } from "./write-routes.ts";
@@ -15,7 +13,7 @@ export type { DepositLaunchDeps };
  */
 export function registerDepositLaunch(
   app: OpenAPIHono<AppEnv>,
-  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps; deposit?: DepositLaunchDeps },
+  d: ViewRouteDeps & { deposit?: DepositLaunchDeps },
 ) {
   registerLaunches(app, { sql: d.sql, settings: d.settings, reads: d.reads });
   registerLaunchWrites(app, {

@@ -6,7 +6,8 @@ import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import {
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
+  jsonBody,
   jsonResponse,
   OffsetQuery,
   offsetList,
@@ -34,8 +35,6 @@ export type LaunchWriteDeps = {
   deposit?: DepositLaunchDeps;
 };
 
-const err = (d: string) => jsonResponse(d, ErrorEnvelope);
-
 const LaunchId = z
   .string()
   .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
@@ -57,18 +56,18 @@ const routes = (d: LaunchWriteDeps) => ({
     ] as const,
     request: {
       headers: z.object({ "idempotency-key": z.string().min(1).max(200).optional() }),
-      body: { required: true, content: { "application/json": { schema: CreateLaunchBody } } },
+      body: jsonBody(CreateLaunchBody),
     },
     responses: {
       201: jsonResponse("Created on-chain", okEnvelope(CreatedLaunch)),
-      400: err(
+      400: errorResponse(
         "validation_failed: a field (tier, closeTimestamp, taxes, image, socials) is invalid",
       ),
-      401: err("not_authenticated: no live SIWE session cookie"),
-      403: err("not_authorized: a cross-site Origin"),
-      429: err("rate_limited: more than 5 launches per hour for this wallet"),
-      502: err("upstream_error: the relayer's createLaunch failed; nothing was created"),
-      503: err(
+      401: errorResponse("not_authenticated: no live SIWE session cookie"),
+      403: errorResponse("not_authorized: a cross-site Origin"),
+      429: errorResponse("rate_limited: more than 5 launches per hour for this wallet"),
+      502: errorResponse("upstream_error: the relayer's createLaunch failed; nothing was created"),
+      503: errorResponse(
         "unavailable: the chain could not be reached or the transaction is not mined yet; retry with the same Idempotency-Key",
       ),
     },
@@ -82,11 +81,11 @@ const routes = (d: LaunchWriteDeps) => ({
       "Simulates with eth_simulateV1: nothing is signed or sent. Each step's gas and outcome (a revert names the vault's error, e.g. AboveWalletLimit), and the tokens each depositor of the bundle would receive if the launch executed with the resulting total.",
     request: {
       params: z.object({ id: LaunchId }),
-      body: { required: true, content: { "application/json": { schema: PreviewBody } } },
+      body: jsonBody(PreviewBody),
     },
     responses: {
       200: jsonResponse("The simulation", okEnvelope(LaunchPreview)),
-      404: err("not_found: no such launch on the factory"),
+      404: errorResponse("not_found: no such launch on the factory"),
       ...COMMON_ERRORS,
     },
   }),
@@ -103,7 +102,7 @@ const routes = (d: LaunchWriteDeps) => ({
         "A page of deposits, newest launch first",
         okEnvelope(offsetList(MyDeposit)),
       ),
-      401: err("not_authenticated: no live SIWE session cookie"),
+      401: errorResponse("not_authenticated: no live SIWE session cookie"),
       ...COMMON_ERRORS,
     },
   }),

@@ -7,7 +7,7 @@ import {
   AgentParams,
   COMMON_ERRORS,
   cursorList,
-  ErrorEnvelope,
+  errorResponse,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -19,8 +19,8 @@ import { AgentEventItem, EventStats, FeedQuery, TradesQuery } from "./schemas.ts
 const OPERATOR =
   "Send `Authorization: Bearer <ADMIN_TOKEN>` (operator token) for `visibility=internal`.";
 const errors = {
-  401: jsonResponse("visibility=internal without the operator token", ErrorEnvelope),
-  404: jsonResponse("No agent has this token address", ErrorEnvelope),
+  401: errorResponse("visibility=internal without the operator token"),
+  404: errorResponse("No agent has this token address"),
   ...COMMON_ERRORS,
 };
 

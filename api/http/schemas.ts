@@ -126,11 +126,21 @@ export function jsonResponse<T extends z.ZodType>(description: string, schema: T
   return { description, content: { "application/json": { schema } } };
 }
 
+/** An error response entry of a route: the error envelope under `description`. */
+export function errorResponse(description: string) {
+  return jsonResponse(description, ErrorEnvelope);
+}
+
+/** The required JSON body of a route, for `createRoute({ request: { body } })`. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
 /** Error responses every data route can give besides its own. */
 export const COMMON_ERRORS = {
-  400: jsonResponse("A parameter is malformed or out of range", ErrorEnvelope),
-  429: jsonResponse("Too many requests; wait `Retry-After` seconds", ErrorEnvelope),
-  500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
+  400: errorResponse("A parameter is malformed or out of range"),
+  429: errorResponse("Too many requests; wait `Retry-After` seconds"),
+  500: errorResponse("Server-side problem; retry with backoff"),
   503: jsonResponse(
     "The chain index is not published yet (first backfill); retry after `Retry-After` seconds",
     ErrorEnvelope,
@@ -147,6 +157,16 @@ export const IndexedBlockField = z
       "The newest indexed block when this answer was read: the data reflects at least this block (also the `X-Indexed-Block` header). Null before the index is published.",
     example: "1234567",
   });
+
+/** A chain-derived list with the block it was read at. */
+export function atIndexedBlock<T extends z.ZodObject>(list: T) {
+  return list.extend({ indexedBlock: IndexedBlockField });
+}
+
+/** The 304 of a cached read: `sendCached` answers it to a matching `If-None-Match`. */
+export const NOT_MODIFIED = {
+  304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+} as const;
 
 /** `security` of a route an agent key opens (typed wide: a literal of two shapes confuses createRoute's inference). */
 export const AGENT_KEY_SECURITY: Record<string, string[]>[] = [

@@ -1,22 +1,21 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
-import { decodeCursor, pageOf } from "../http/cursor.ts";
+import { decodeCursor } from "../http/cursor.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
+  atIndexedBlock,
   COMMON_ERRORS,
   CursorQuery,
   cursorList,
-  IndexedBlockField,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
-import { Trade, toTrade, tradeCursor } from "./trades.ts";
+import { Trade, toTrade, tradePage } from "./trades.ts";
 
 /** A trade of any service token: a `Trade` that names its token. */
 export const MarketTrade = Trade.extend({ token: Address }).openapi("MarketTrade");
@@ -43,11 +42,8 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of trades",
-      okEnvelope(cursorList(MarketTrade).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(MarketTrade)))),
+    ...NOT_MODIFIED,
     ...COMMON_ERRORS,
   },
 });
@@ -60,10 +56,7 @@ export function toMarketTrade(r: Row) {
 }
 
 /** `GET /v2/trades`, from the `trade` view, walking its (block_number, log_index) index. */
-export function registerAllTrades(
-  app: OpenAPIHono<AppEnv>,
-  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps },
-) {
+export function registerAllTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const trades = view(sql, d.settings.viewsSchema, "trade");
   app.openapi(route, async (c) => {
@@ -77,11 +70,7 @@ export function registerAllTrades(
           ${q.side ? sql`and side = ${q.side}` : sql``}
           ${q.minBnbAmount ? sql`and bnb_amount >= ${q.minBnbAmount}::numeric` : sql``}
         order by block_number desc, log_index desc limit ${q.limit + 1}`;
-      const { page, nextCursor } = pageOf(rows, q.limit, tradeCursor);
-      return {
-        ok: true as const,
-        data: { items: page.map(toMarketTrade), nextCursor, indexedBlock: state.block },
-      };
+      return tradePage(rows, q.limit, state.block, toMarketTrade);
     };
     const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
     return sendCached(c, cached, REVALIDATE) as never;

@@ -1,27 +1,26 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import { type Bar, INTERVAL_SECONDS, INTERVALS } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
 import { sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
   BoolQuery,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   intQuery,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { readCandles } from "./candles.ts";
 import { chartItemsJson } from "./chart-json.ts";
 import { Usd, usdString } from "./usd.ts";
@@ -102,8 +101,8 @@ const chartRoute = createRoute({
   },
   responses: {
     200: jsonResponse("Candles", okEnvelope(ChartData)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    ...NOT_MODIFIED,
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });
@@ -124,10 +123,8 @@ export function toCandle(b: Bar, currency: "bnb" | "usd") {
   };
 }
 
-export type ChartRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /tokens/{address}/chart`, from the `candle` view. */
-export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
+export function registerChart(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");
@@ -145,16 +142,11 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
     const notFound = () =>
       new HttpError("not_found", { message: `no token ${address} is indexed` });
     const head = `{"ok":true,"data":{"token":${JSON.stringify(address)},"interval":"${q.interval}","currency":"${q.currency}","items":[`;
+    const { interval, currency, from, to, limit } = q;
+    const range = { address, interval, currency, from, to, limit };
     // Without gap filling (what chart clients read), Postgres writes the items' JSON itself.
     const json = async () => {
-      const { known, items } = await chartItemsJson(sql, schema, {
-        address,
-        interval: q.interval,
-        currency: q.currency,
-        from: q.from,
-        to: q.to,
-        limit: q.limit,
-      });
+      const { known, items } = await chartItemsJson(sql, schema, range);
       if (!known) throw notFound();
       return `${head}${items}]}}`;
     };
@@ -162,16 +154,7 @@ export function registerChart(app: OpenAPIHono<AppEnv>, d: ChartRouteDeps) {
       // One round trip: the token check and the candles side by side.
       const [[known], bars] = await Promise.all([
         sql`select 1 from ${tokens} where address = ${address}`,
-        readCandles(sql, schema, {
-          address,
-          interval: q.interval,
-          currency: q.currency,
-          from: q.from,
-          to: q.to,
-          limit: q.limit,
-          fill: true,
-          now,
-        }),
+        readCandles(sql, schema, { ...range, fill: true, now }),
       ]);
       if (!known) throw notFound();
       return `${head}${bars.map((b) => JSON.stringify(toCandle(b, q.currency))).join(",")}]}}`;

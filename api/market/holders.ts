@@ -1,27 +1,26 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { pageOf } from "../http/cursor.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   BoolQuery,
   COMMON_ERRORS,
   cursorList,
-  ErrorEnvelope,
-  IndexedBlockField,
+  errorResponse,
   intQuery,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { PAGINATION } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 
 export const Holder = z
   .object({
@@ -65,12 +64,9 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: jsonResponse(
-      "A page of holders",
-      okEnvelope(cursorList(Holder).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    200: jsonResponse("A page of holders", okEnvelope(atIndexedBlock(cursorList(Holder)))),
+    ...NOT_MODIFIED,
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });
@@ -96,10 +92,8 @@ function decode(cursor: string): { b: string; a: string } {
   return { b: k.b, a: k.a };
 }
 
-export type HolderRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /tokens/{address}/holders`, from the `holder` view (index token, balance, account). */
-export function registerHolders(app: OpenAPIHono<AppEnv>, d: HolderRouteDeps) {
+export function registerHolders(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const tokens = view(sql, d.settings.viewsSchema, "token");
   const holders = view(sql, d.settings.viewsSchema, "holder");

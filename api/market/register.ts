@@ -1,8 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
-import type { ApiSettings } from "../settings.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import { registerAllTrades } from "./all-trades.ts";
 import { registerChart } from "./chart.ts";
 import { registerHolders } from "./holders.ts";
@@ -16,10 +14,7 @@ import { registerUdf } from "./udf.ts";
  * The market reads: platform stats, tokens and their rankings, trades (per token and across
  * all), chart, holders and the TradingView UDF feed, all from the indexer's views through the process's shared read cache.
  */
-export function registerMarket(
-  app: OpenAPIHono<AppEnv>,
-  d: { sql: Sql; settings: ApiSettings; reads: ReadDeps },
-) {
+export function registerMarket(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const rankings = createRankings(d.sql, d.settings.viewsSchema);
   registerTokens(app, { ...d, rankings });
   registerTrades(app, d);

@@ -5,11 +5,17 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
-import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope, Wei } from "../http/schemas.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
+import {
+  COMMON_ERRORS,
+  IsoTime,
+  jsonResponse,
+  NOT_MODIFIED,
+  okEnvelope,
+  Wei,
+} from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { DAY } from "./clock.ts";
 
 const HOUR = 3_600;
@@ -59,7 +65,7 @@ const statsRoute = createRoute({
     "Every chain figure is read in one snapshot of the index, as of `indexedBlock`. Volume is gross BNB (curve and DEX, before fees); a trade's USD is its BNB at the BNB/USD feed answer current at it, floored per trade (a trade before any answer counts 0 USD). The 24-hour window is (indexedAt - 24 h, indexedAt].",
   responses: {
     200: jsonResponse("The totals", okEnvelope(PlatformStats)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...NOT_MODIFIED,
     ...COMMON_ERRORS,
   },
 });
@@ -116,10 +122,8 @@ export async function readPlatformStats(sql: Sql, schema: string) {
   });
 }
 
-export type StatsRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /v2/stats`: platform totals, cached per indexed generation like the lists. */
-export function registerStats(app: OpenAPIHono<AppEnv>, d: StatsRouteDeps) {
+export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(statsRoute, async (c) => {
     const state = await d.reads.tracker.current();

@@ -1,22 +1,21 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IndexedBlockField,
   jsonResponse,
+  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
   okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { pageOf, type Rankings } from "./ranking.ts";
 import {
   filteredAddresses,
@@ -78,7 +77,7 @@ const listRoute = createRoute({
   },
   responses: {
     200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
+    ...NOT_MODIFIED,
     ...COMMON_ERRORS,
   },
 });
@@ -91,8 +90,8 @@ const detailRoute = createRoute({
   request: { params: z.object({ address: AddressInput }) },
   responses: {
     200: jsonResponse("The token", okEnvelope(Token)),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
-    404: jsonResponse("Not a token of the service, or not indexed yet", ErrorEnvelope),
+    ...NOT_MODIFIED,
+    404: errorResponse("Not a token of the service, or not indexed yet"),
     ...COMMON_ERRORS,
   },
 });
@@ -125,12 +124,7 @@ function decodeKeyset(cursor: string, sort: string, order: string): TokenKeyset 
   return { k: k.k as string, a: k.a as string };
 }
 
-export type TokenRouteDeps = {
-  sql: Sql;
-  settings: ApiSettings;
-  reads: ReadDeps;
-  rankings: Rankings;
-};
+export type TokenRouteDeps = ViewRouteDeps & { rankings: Rankings };
 
 /** `GET /tokens` and `GET /tokens/{address}`, from the token, trade and feed views. */
 export function registerTokens(app: OpenAPIHono<AppEnv>, d: TokenRouteDeps) {

@@ -1,28 +1,27 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  atIndexedBlock,
   COMMON_ERRORS,
   CursorQuery,
   cursorList,
-  ErrorEnvelope,
-  IndexedBlockField,
+  errorResponse,
   IsoTime,
   jsonResponse,
+  NOT_MODIFIED,
   okEnvelope,
   TxHash,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import type { ApiSettings } from "../settings.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
 export const Trade = z
@@ -59,22 +58,17 @@ const tradesRoute = createRoute({
     query: CursorQuery,
   },
   responses: {
-    200: jsonResponse(
-      "A page of trades",
-      okEnvelope(cursorList(Trade).extend({ indexedBlock: IndexedBlockField })),
-    ),
-    304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
-    404: jsonResponse("Not a token of the service", ErrorEnvelope),
+    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(Trade)))),
+    ...NOT_MODIFIED,
+    404: errorResponse("Not a token of the service"),
     ...COMMON_ERRORS,
   },
 });
 
 type Row = Record<string, string | number>;
 
-export type TradeRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** `GET /tokens/{address}/trades`, from the `trade` view (the chart is in chart.ts). */
-export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
+export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");
@@ -97,15 +91,22 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: TradeRouteDeps) {
           ${after ? sql`and (token, block_number, log_index) < (${address}, ${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
       ]);
-      const { page, nextCursor } = pageOf(rows, q.limit, tradeCursor);
-      return {
-        ok: true as const,
-        data: { items: page.map(toTrade), nextCursor, indexedBlock: state.block },
-      };
+      return tradePage(rows, q.limit, state.block, toTrade);
     };
     const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
     return sendCached(c, cached, REVALIDATE) as never;
   });
+}
+
+/** A page of trade rows (read one past `limit`) as the trade lists answer it. */
+export function tradePage<T>(
+  rows: Row[],
+  limit: number,
+  indexedBlock: string | null,
+  item: (r: Row) => T,
+) {
+  const { page, nextCursor } = pageOf(rows, limit, tradeCursor);
+  return { ok: true as const, data: { items: page.map(item), nextCursor, indexedBlock } };
 }
 
 /** The cursor after a trade row: its position in the chain's order. */

@@ -1,16 +1,20 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { formatUnits } from "viem";
-import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
 import { type Bar, INTERVAL_SECONDS, type Interval } from "../../lib/market/candles.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ReadDeps } from "../http/read-deps.ts";
-import { COMMON_ERRORS, ErrorEnvelope, intQuery, jsonResponse } from "../http/schemas.ts";
+import type { ViewRouteDeps } from "../http/read-deps.ts";
+import {
+  COMMON_ERRORS,
+  errorResponse,
+  intQuery,
+  jsonResponse,
+  NOT_MODIFIED,
+} from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { CHART_LIMITS, MARKET_LIMITS } from "../limits.ts";
-import type { ApiSettings } from "../settings.ts";
 import { readCandles } from "./candles.ts";
 
 // A TradingView UDF datafeed (https://www.tradingview.com/charting-library-docs/latest/connecting_data/UDF/)
@@ -117,7 +121,7 @@ const routes = {
     request: { query: z.object({ symbol: SymbolQuery }) },
     responses: {
       200: jsonResponse("Symbol information", UdfSymbol),
-      404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
+      404: errorResponse("Unknown or ambiguous symbol"),
       ...COMMON_ERRORS,
     },
   }),
@@ -171,8 +175,8 @@ const routes = {
     },
     responses: {
       200: jsonResponse("Bars, or no_data", UdfHistory),
-      304: { description: "Not modified (the `If-None-Match` ETag still holds)" },
-      404: jsonResponse("Unknown or ambiguous symbol", ErrorEnvelope),
+      ...NOT_MODIFIED,
+      404: errorResponse("Unknown or ambiguous symbol"),
       ...COMMON_ERRORS,
     },
   }),
@@ -201,10 +205,8 @@ function priceScale(price: bigint): number {
 
 const num = (v: bigint) => Number(formatUnits(v, 18));
 
-export type UdfRouteDeps = { sql: Sql; settings: ApiSettings; reads: ReadDeps };
-
 /** The `/udf/*` TradingView datafeed. */
-export function registerUdf(app: OpenAPIHono<AppEnv>, d: UdfRouteDeps) {
+export function registerUdf(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const tokens = view(sql, schema, "token");

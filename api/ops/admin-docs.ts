@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { errorResponse, jsonBody, jsonResponse, okEnvelope } from "../http/schemas.ts";
 
 const OPERATOR = [{ operatorToken: [] }];
 const AgentIdParam = z.object({ agentId: z.string().min(1).max(64) });
@@ -23,12 +23,9 @@ const CreateBody = z.object({
 const KeyBody = z.object({ expiresAt: z.iso.datetime().optional() });
 
 const errors = {
-  400: jsonResponse("validation_failed: the body is not valid", ErrorEnvelope),
-  401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
-  404: jsonResponse(
-    "not_found: no such agent, or the operator API is off (ADMIN_TOKEN unset)",
-    ErrorEnvelope,
-  ),
+  400: errorResponse("validation_failed: the body is not valid"),
+  401: errorResponse("not_authenticated: operator token missing or wrong"),
+  404: errorResponse("not_found: no such agent, or the operator API is off (ADMIN_TOKEN unset)"),
 };
 
 /** The operator token's security scheme (`Authorization: Bearer <ADMIN_TOKEN>`). */
@@ -57,7 +54,7 @@ export const adminRoutes = (auth: MiddlewareHandler, emptyIsAbsent: MiddlewareHa
     security: OPERATOR,
     middleware: [auth],
     request: {
-      body: { required: true, content: { "application/json": { schema: CreateBody } } },
+      body: jsonBody(CreateBody),
     },
     responses: { 201: jsonResponse("Registered", IssuedKey), ...errors },
   }),

@@ -3,23 +3,8 @@ import type { MiddlewareHandler } from "hono";
 import { createAgent, revokeKeys, rotateKey } from "../../lib/agents/keys.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
-import { HttpError } from "../errors.ts";
-import { isOperatorToken } from "../middleware/agent-auth/index.ts";
+import { operatorOnly } from "../middleware/operator/index.ts";
 import { adminRoutes, registerOperatorScheme } from "./admin-docs.ts";
-
-/** Operator-only requests: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
-function adminAuth(token: string | undefined): MiddlewareHandler {
-  return async function adminAuthMiddleware(c, next) {
-    if (!token)
-      throw new HttpError("not_found", {
-        message: "the operator API is off (ADMIN_TOKEN is not set)",
-      });
-    if (!isOperatorToken(token, c.req.header("authorization"))) {
-      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
-    }
-    await next();
-  };
-}
 
 /**
  * An empty body is no body, for a route whose body is optional: `curl -X POST -H 'Content-Type:
@@ -55,7 +40,7 @@ const issued = (k: { agentId: string; keyId: string; apiKey: string; expiresAt: 
  */
 export function registerAdmin(app: OpenAPIHono<AppEnv>, d: { sql: Sql; adminToken?: string }) {
   registerOperatorScheme(app);
-  const r = adminRoutes(adminAuth(d.adminToken), emptyIsAbsent);
+  const r = adminRoutes(operatorOnly(d.adminToken), emptyIsAbsent);
   app.openapi(r.create, async (c) => {
     const b = c.req.valid("json");
     const k = await createAgent(d.sql, {

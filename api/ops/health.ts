@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { deepHealth } from "../../lib/health/deep.ts";
 import type { AppEnv } from "../env.ts";
-import { okEnvelope } from "../http/schemas.ts";
+import { jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../limits.ts";
 
 export const HealthData = z
@@ -80,16 +80,11 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: {
-      description: "The API answers (deep: and every dependency is up)",
-      content: {
-        "application/json": { schema: z.union([okEnvelope(HealthData), DeepHealthBody]) },
-      },
-    },
-    503: {
-      description: "deep=true only: a dependency is down or the index is stale",
-      content: { "application/json": { schema: DeepHealthBody } },
-    },
+    200: jsonResponse(
+      "The API answers (deep: and every dependency is up)",
+      z.union([okEnvelope(HealthData), DeepHealthBody]),
+    ),
+    503: jsonResponse("deep=true only: a dependency is down or the index is stale", DeepHealthBody),
   },
 });
 

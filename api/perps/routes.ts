@@ -10,7 +10,7 @@ import {
   Address,
   AgentParams,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   jsonResponse,
   okEnvelope,
@@ -96,7 +96,7 @@ const PerpsPnl = z
   })
   .openapi("PerpsPnl");
 
-const NOT_FOUND = { 404: jsonResponse("No agent has this token address or id", ErrorEnvelope) };
+const NOT_FOUND = { 404: errorResponse("No agent has this token address or id") };
 
 const accountRoute = createRoute({
   method: "get",

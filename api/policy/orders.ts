@@ -12,7 +12,8 @@ import { HttpError } from "../errors.ts";
 import {
   AGENT_KEY_SECURITY,
   AgentParams,
-  ErrorEnvelope,
+  errorResponse,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
@@ -111,10 +112,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken }), agentOnly] as const,
       request: {
         params: AgentParams,
-        body: {
-          required: true,
-          content: { "application/json": { schema: z.union([SpotOrder, VenueOrder]) } },
-        },
+        body: jsonBody(z.union([SpotOrder, VenueOrder])),
       },
       responses: {
         200: jsonResponse(
@@ -129,25 +127,19 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
               .loose(),
           ),
         ),
-        400: jsonResponse("validation_failed", ErrorEnvelope),
-        401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-        403: jsonResponse(
+        400: errorResponse("validation_failed"),
+        401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+        403: errorResponse(
           "policy_denied (with `code` and the evaluator in details), policy_needs_manual, AGENT_SCOPE_FORBIDDEN or not_authorized",
-          ErrorEnvelope,
         ),
-        404: jsonResponse("No agent has this token address, or it has no wallet", ErrorEnvelope),
-        409: jsonResponse(
+        404: errorResponse("No agent has this token address, or it has no wallet"),
+        409: errorResponse(
           "conflict: the agent's wallet cannot pay for the transaction (gas and value); nothing was sent",
-          ErrorEnvelope,
         ),
-        502: jsonResponse(
+        502: errorResponse(
           "upstream_error: the chain refused the transaction at the signer, or the venue refused the order",
-          ErrorEnvelope,
         ),
-        503: jsonResponse(
-          "The signer or the venue is unavailable; nothing was signed",
-          ErrorEnvelope,
-        ),
+        503: errorResponse("The signer or the venue is unavailable; nothing was signed"),
       },
     },
     async (c) => {

@@ -18,13 +18,14 @@ import {
   AGENT_KEY_SECURITY,
   AgentParams,
   COMMON_ERRORS,
-  ErrorEnvelope,
+  errorResponse,
+  jsonBody,
   jsonResponse,
   okEnvelope,
 } from "../http/schemas.ts";
-import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 import { agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { operatorOnly } from "../middleware/operator/index.ts";
 
 /** The signer call a save makes: Steward's own rules of the agent (the steward client). */
 export type PolicySigner = Pick<StewardClient, "setPolicyRules">;
@@ -121,8 +122,8 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
   const middleware = [agentPath({ sql: d.sql })];
   const errors = {
     ...COMMON_ERRORS,
-    404: jsonResponse("No agent has this token address, or it has no wallet yet", ErrorEnvelope),
-    503: jsonResponse("The signer did not answer", ErrorEnvelope),
+    404: errorResponse("No agent has this token address, or it has no wallet yet"),
+    503: errorResponse("The signer did not answer"),
   };
   app.openapi(
     {
@@ -178,17 +179,14 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken })] as const,
       request: {
         params,
-        body: { required: true, content: { "application/json": { schema: PolicyRulesSchema } } },
+        body: jsonBody(PolicyRulesSchema),
       },
       responses: {
         200: jsonResponse("The saved version", okEnvelope(PolicyVersionSchema)),
         ...errors,
-        400: jsonResponse(
-          "validation_failed: a field is invalid or above its ceiling",
-          ErrorEnvelope,
-        ),
-        401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-        403: jsonResponse("AGENT_SCOPE_FORBIDDEN or not_authorized", ErrorEnvelope),
+        400: errorResponse("validation_failed: a field is invalid or above its ceiling"),
+        401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+        403: errorResponse("AGENT_SCOPE_FORBIDDEN or not_authorized"),
       },
     },
     async (c) => {
@@ -230,20 +228,12 @@ export function registerPolicy(app: OpenAPIHono<AppEnv>, d: PolicyRouteDeps) {
         "Anomalies",
         okEnvelope(z.object({ items: z.array(z.record(z.string(), z.unknown())) })),
       ),
-      400: jsonResponse("validation_failed: a query parameter is invalid", ErrorEnvelope),
-      401: jsonResponse("not_authenticated: operator token missing or wrong", ErrorEnvelope),
-      404: jsonResponse("not_found: the operator API is off (ADMIN_TOKEN unset)", ErrorEnvelope),
+      400: errorResponse("validation_failed: a query parameter is invalid"),
+      401: errorResponse("not_authenticated: operator token missing or wrong"),
+      404: errorResponse("not_found: the operator API is off (ADMIN_TOKEN unset)"),
     },
   });
-  app.get("/v2/admin/anomalies", async (c) => {
-    if (!d.adminToken) {
-      throw new HttpError("not_found", {
-        message: "the operator API is off (ADMIN_TOKEN is not set)",
-      });
-    }
-    if (!isOperatorToken(d.adminToken, c.req.header("authorization"))) {
-      throw new HttpError("not_authenticated", { message: "operator token missing or wrong" });
-    }
+  app.get("/v2/admin/anomalies", operatorOnly(d.adminToken), async (c) => {
     const q = AnomalyQuery.safeParse(c.req.query());
     if (!q.success) throw invalidInput("validation_failed", q.error.issues);
     const items = await listAnomalies(d.sql, q.data);

@@ -6,7 +6,7 @@ import { HttpError } from "../errors.ts";
 import {
   Address,
   AddressInput,
-  ErrorEnvelope,
+  errorResponse,
   IsoTime,
   jsonResponse,
   okEnvelope,
@@ -17,11 +17,8 @@ import { COOKIES } from "../middleware/session/cookies.ts";
 import { requireSession, siweSession } from "../middleware/session/index.ts";
 import {
   type CookiePolicy,
-  clearCookie,
-  cookieValue,
   createSession,
-  findSession,
-  revokeSession,
+  endSession,
   setSessionCookie,
 } from "../middleware/session/store.ts";
 import {
@@ -45,8 +42,6 @@ const SessionInfo = z
   .object({ address: Address, expiresAt: IsoTime })
   .openapi("SiweSession", { description: "The signed-in wallet and when its session ends" });
 
-const err = (description: string) => jsonResponse(description, ErrorEnvelope);
-
 const nonceRoute = createRoute({
   method: "get",
   path: "/auth/nonce",
@@ -58,8 +53,8 @@ const nonceRoute = createRoute({
       "Put `nonce` in the EIP-4361 message this address signs",
       okEnvelope(z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), expiresAt: IsoTime })),
     ),
-    400: err("validation_failed: address is not a 20-byte hex address"),
-    429: err("rate_limited"),
+    400: errorResponse("validation_failed: address is not a 20-byte hex address"),
+    429: errorResponse("rate_limited"),
   },
 });
 
@@ -88,13 +83,13 @@ const verifyRoute = createRoute({
   },
   responses: {
     200: jsonResponse("Signed in; the cookie is set", okEnvelope(SessionInfo)),
-    400: err("validation_failed: the body is not {message, signature}"),
-    401: err(
+    400: errorResponse("validation_failed: the body is not {message, signature}"),
+    401: errorResponse(
       "not_authenticated: unparsable message, wrong domain/URI/chain, expired, unknown or replayed nonce, or a bad signature",
     ),
-    403: err("not_authorized: a cross-site Origin"),
-    429: err("rate_limited"),
-    503: err("unavailable: the chain could not be reached to check a contract wallet"),
+    403: errorResponse("not_authorized: a cross-site Origin"),
+    429: errorResponse("rate_limited"),
+    503: errorResponse("unavailable: the chain could not be reached to check a contract wallet"),
   },
 });
 
@@ -106,7 +101,7 @@ const sessionRoute = createRoute({
   security: [{ siweSession: [] }],
   responses: {
     200: jsonResponse("The signed-in wallet", okEnvelope(SessionInfo)),
-    401: err("not_authenticated: no, unknown, expired or ended session cookie"),
+    401: errorResponse("not_authenticated: no, unknown, expired or ended session cookie"),
   },
 });
 
@@ -118,8 +113,8 @@ const logoutRoute = createRoute({
   security: [{ siweSession: [] }],
   responses: {
     200: jsonResponse("Signed out", okEnvelope(z.object({ signedOut: z.literal(true) }))),
-    401: err("not_authenticated: no live session"),
-    403: err("not_authorized: a cross-site Origin"),
+    401: errorResponse("not_authenticated: no live session"),
+    403: errorResponse("not_authorized: a cross-site Origin"),
   },
 });
 
@@ -186,10 +181,8 @@ export function registerAuth(app: OpenAPIHono<AppEnv>, d: AuthRouteDeps) {
 
   app.use("/auth/logout", csrf);
   app.openapi(logoutRoute, async (c) => {
-    const s = await findSession(sql, "siwe", cookieValue(c, COOKIES.siwe));
-    if (!s) throw new HttpError("not_authenticated", { message: "no live session to end" });
-    await revokeSession(sql, s.idHash);
-    clearCookie(c, COOKIES.siwe, d.cookie);
+    if (!(await endSession(c, sql, "siwe", COOKIES.siwe, d.cookie)))
+      throw new HttpError("not_authenticated", { message: "no live session to end" });
     return c.json({ ok: true as const, data: { signedOut: true as const } }, 200);
   });
 

@@ -3,18 +3,16 @@ import { setCookie } from "hono/cookie";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { errorResponse, jsonResponse, okEnvelope } from "../http/schemas.ts";
 import { SESSION_LIMITS } from "../limits.ts";
 import { sameOrigin } from "../middleware/same-origin/index.ts";
 import { COOKIES } from "../middleware/session/cookies.ts";
 import { patronSession, requireSession } from "../middleware/session/index.ts";
 import {
   type CookiePolicy,
-  clearCookie,
   cookieValue,
   createSession,
-  findSession,
-  revokeSession,
+  endSession,
   setSessionCookie,
 } from "../middleware/session/store.ts";
 import { finishXLogin, startXLogin, type XOAuthDeps } from "./x-oauth.ts";
@@ -28,7 +26,6 @@ export type SocialRouteDeps = {
   oauth?: XOAuthDeps;
 };
 
-const err = (d: string) => jsonResponse(d, ErrorEnvelope);
 const redirect = (description: string) => ({
   description,
   headers: z.object({ Location: z.string().openapi({ description: "Where to go next" }) }),
@@ -64,8 +61,8 @@ export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps)
       summary: "Patron login: 302 to X's OAuth 2.0 authorize page (PKCE S256)",
       responses: {
         302: redirect("To X; the state is also set in the `oauth_state` cookie (10 minutes)"),
-        429: err("rate_limited"),
-        503: err("unavailable: X login is not configured"),
+        429: errorResponse("rate_limited"),
+        503: errorResponse("unavailable: X login is not configured"),
       },
     }),
     async (c) => {
@@ -96,12 +93,12 @@ export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps)
       },
       responses: {
         302: redirect("To WEB_URL, with the `service_session` cookie set (7 days)"),
-        400: err("validation_failed: no state"),
-        401: err(
+        400: errorResponse("validation_failed: no state"),
+        401: errorResponse(
           "not_authenticated: state of another browser, expired or reused; the user declined; X refused the code",
         ),
-        502: err("upstream_error: X failed; retry the login"),
-        503: err("unavailable: X login is not configured"),
+        502: errorResponse("upstream_error: X failed; retry the login"),
+        503: errorResponse("unavailable: X login is not configured"),
       },
     }),
     async (c) => {
@@ -134,7 +131,7 @@ export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps)
       middleware: [requireSession({ sql, kind: "patron" })] as const,
       responses: {
         200: jsonResponse("The patron's X account", okEnvelope(PatronInfo)),
-        401: err("not_authenticated: no, unknown, expired or ended `service_session`"),
+        401: errorResponse("not_authenticated: no, unknown, expired or ended `service_session`"),
       },
     }),
     async (c) => {
@@ -169,16 +166,13 @@ export function registerSocialAuth(app: OpenAPIHono<AppEnv>, d: SocialRouteDeps)
       middleware: [sameOrigin({ origins: d.origins })] as const,
       responses: {
         200: jsonResponse("Signed out", okEnvelope(z.object({ signedOut: z.literal(true) }))),
-        401: err("not_authenticated: no live patron session"),
-        403: err("not_authorized: a cross-site Origin"),
+        401: errorResponse("not_authenticated: no live patron session"),
+        403: errorResponse("not_authorized: a cross-site Origin"),
       },
     }),
     async (c) => {
-      const s = await findSession(sql, "patron", cookieValue(c, COOKIES.patron));
-      if (!s)
+      if (!(await endSession(c, sql, "patron", COOKIES.patron, d.cookie)))
         throw new HttpError("not_authenticated", { message: "no live patron session to end" });
-      await revokeSession(sql, s.idHash);
-      clearCookie(c, COOKIES.patron, d.cookie);
       return c.json({ ok: true as const, data: { signedOut: true as const } }, 200);
     },
   );

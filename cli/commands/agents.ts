@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { createAgent, revokeKeys, rotateKey, UnknownAgentError } from "../../lib/agents/keys.ts";
-import { featureAgent, MissingRecordError } from "../../lib/agents/records.ts";
+import { featureAgentByRef, MissingRecordError } from "../../lib/agents/records.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { withDatabase } from "../with-database.ts";
 
@@ -23,7 +23,9 @@ function expiry(value: string | undefined): Date | undefined {
   return d;
 }
 
-function printKey(k: { agentId: string; apiKey: string; expiresAt: Date | null }, json?: boolean) {
+type IssuedKey = { agentId: string; apiKey: string; expiresAt: Date | null };
+
+function printKey(k: IssuedKey, json?: boolean) {
   if (json) {
     process.stdout.write(
       `${JSON.stringify({ agentId: k.agentId, apiKey: k.apiKey, scope: "launch:*", expiresAt: k.expiresAt?.toISOString() ?? null })}\n`,
@@ -32,6 +34,15 @@ function printKey(k: { agentId: string; apiKey: string; expiresAt: Date | null }
   }
   process.stdout.write(`agentId  ${k.agentId}\napiKey   ${k.apiKey}\n`);
   process.stdout.write("The key is shown once: store it now (only its hash is kept).\n");
+}
+
+/** Issues a key (a new agent's or a rotated one) with `--expires-at` and prints it once. */
+async function issueKey(
+  o: { expiresAt?: string; json?: boolean },
+  issue: (sql: Sql, expiresAt: Date | undefined) => Promise<IssuedKey>,
+) {
+  const expiresAt = expiry(o.expiresAt);
+  printKey(await withDb((sql) => issue(sql, expiresAt)), o.json);
 }
 
 /** `launchpad agents create --name <n> [--json] [--expires-at <iso>]`. */
@@ -46,22 +57,16 @@ export function agentsCommand(): Command {
     .action(async (o: { name: string; expiresAt?: string; json?: boolean }) => {
       if (o.name.length < 1 || o.name.length > 32)
         throw new Error("--name must be 1-32 characters");
-      const k = await withDb((sql) =>
-        createAgent(sql, { name: o.name, expiresAt: expiry(o.expiresAt) }),
-      );
-      printKey(k, o.json);
+      await issueKey(o, (sql, expiresAt) => createAgent(sql, { name: o.name, expiresAt }));
     });
   agents
     .command("feature")
     .description("make an agent the featured one (the previous one is unfeatured)")
     .argument("<id>", "agentId or token address")
     .action(async (id: string) => {
-      const changed = await withDb(async (sql) => {
-        const [row] = await sql<{ agent_id: string }[]>`select agent_id from app.agents
-          where agent_id = ${id} or token_address = ${id.toLowerCase()}`;
-        if (!row) throw new UnknownAgentError(`no agent ${id}`);
-        return featureAgent(sql, row.agent_id, { kind: "operator", id: "cli" });
-      });
+      const { changed } = await withDb((sql) =>
+        featureAgentByRef(sql, id, { kind: "operator", id: "cli" }),
+      );
       process.stdout.write(changed ? `featured ${id}\n` : `${id} is already featured\n`);
     });
   return agents;
@@ -77,10 +82,7 @@ export function keysCommand(): Command {
     .option("--expires-at <date>", "key expiry (ISO 8601)")
     .option("--json", "print JSON")
     .action(async (o: { agent: string; expiresAt?: string; json?: boolean }) => {
-      const k = await withDb((sql) =>
-        rotateKey(sql, { agentId: o.agent, expiresAt: expiry(o.expiresAt) }),
-      );
-      printKey(k, o.json);
+      await issueKey(o, (sql, expiresAt) => rotateKey(sql, { agentId: o.agent, expiresAt }));
     });
   keys
     .command("revoke")

@@ -5,12 +5,7 @@ import { createApp } from "../../api/app.ts";
 import { startServer } from "../../api/server.ts";
 import { apiSettings } from "../../api/settings.ts";
 import { attachWebSocket } from "../../api/ws/bridge.ts";
-import {
-  type Config,
-  ConfigError,
-  requirePublicBaseUrl,
-  requireSecretsKey,
-} from "../../lib/config.ts";
+import { type Config, requirePublicBaseUrl, requireSecretsKey } from "../../lib/config.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { resolveDatabaseUrl } from "../../lib/db/url.ts";
@@ -26,7 +21,7 @@ import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
 import { loadServiceConfig } from "../config.ts";
-import { isAddressInUse, onShutdown, reportReady, surviveLostConnections } from "../lifecycle.ts";
+import { onShutdown, portTaken, reportReady, surviveLostConnections } from "../lifecycle.ts";
 import { launchPreviewFromConfig, sessionFeaturesFromConfig } from "../session-features.ts";
 
 export function apiCommand(): Command {
@@ -54,11 +49,7 @@ export function apiCommand(): Command {
         host: config.HOST,
         port: config.PORT,
         logger: log,
-      }).catch((error: unknown) => {
-        if (isAddressInUse(error))
-          throw new ConfigError("PORT", `${config.HOST}:${config.PORT} is already in use`);
-        throw error;
-      });
+      }).catch(portTaken("PORT", `${config.HOST}:${config.PORT}`));
       const ws = await attachWebSocket({
         server: server.server,
         sql,

@@ -4,6 +4,7 @@ import { resolveChain } from "../../lib/chain.ts";
 import { liveDeployment } from "../../lib/indexer/deployment.ts";
 import { readFreshness } from "../../lib/indexer/lag.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
+import { printJson } from "../print.ts";
 import { withDatabase } from "../with-database.ts";
 
 export function statusCommand(): Command {
@@ -25,10 +26,7 @@ export function statusCommand(): Command {
           }),
         );
         const status = { ...read, stale: chains.some((c) => c.stale), chains };
-        if (opts.json) {
-          process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
-          return;
-        }
+        if (opts.json) return printJson(status);
         process.stdout.write(`deployment ${status.schema}\n`);
         if (status.chains.length === 0) process.stdout.write("  not started yet\n");
         for (const c of status.chains) {

@@ -4,6 +4,7 @@ import { policyAuditSources } from "../../jobs/policy/sources.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { type AnomalyPanelRow, listAnomalies } from "../../lib/policy/anomalies.ts";
+import { printJson, printRows } from "../print.ts";
 import { withDatabase } from "../with-database.ts";
 
 const withDb = <T>(fn: (sql: Sql, config: Config) => Promise<T>) => withDatabase(fn, { max: 2 });
@@ -44,10 +45,7 @@ export function policiesCommand(): Command {
           since: o.since,
         }),
       );
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-        return;
-      }
+      if (o.json) return printJson(r);
       process.stdout.write(
         `run ${r.runId}: ${r.checked} applied events checked, ${r.anomalies.length} new anomalies\n`,
       );
@@ -65,16 +63,12 @@ export function policiesCommand(): Command {
     .option("--json", "print JSON")
     .action(async (o: { limit: number; agent?: string; json?: boolean }) => {
       const rows = await withDb((sql) => listAnomalies(sql, { limit: o.limit, agentId: o.agent }));
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-        return;
-      }
-      if (rows.length === 0) process.stdout.write("no anomalies\n");
-      for (const a of rows) {
-        process.stdout.write(
-          `#${a.id} ${a.detectedAt.toISOString()} ${a.severity} ${a.agentId} ${a.rule}: expected ${a.expected}, got ${a.actual} (policy ${a.policyId ?? "?"} v${a.policyVersion ?? "?"}) ${eventOf(a)}\n`,
-        );
-      }
+      printRows(rows, {
+        json: o.json,
+        none: "no anomalies",
+        line: (a) =>
+          `#${a.id} ${a.detectedAt.toISOString()} ${a.severity} ${a.agentId} ${a.rule}: expected ${a.expected}, got ${a.actual} (policy ${a.policyId ?? "?"} v${a.policyVersion ?? "?"}) ${eventOf(a)}`,
+      });
     });
   return policies;
 }

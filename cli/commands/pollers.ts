@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { BudgetStatus } from "../../lib/pollers/budget.ts";
 import { pollerStatus, type TargetPace } from "../../lib/pollers/status.ts";
+import { printJson } from "../print.ts";
 import { withDatabase } from "../with-database.ts";
 
 const s = (x: number | null) => (x === null ? "-" : `${x} s`);
@@ -28,10 +29,7 @@ export function pollersCommand(): Command {
     .action(async (opts: { json?: boolean }) => {
       await withDatabase(async (sql) => {
         const all = await pollerStatus(sql);
-        if (opts.json) {
-          process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
-          return;
-        }
+        if (opts.json) return printJson(all);
         for (const p of all) {
           const lag = p.lagSeconds === null ? "never succeeded" : `lag ${p.lagSeconds} s`;
           const period =

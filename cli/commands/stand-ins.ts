@@ -2,38 +2,52 @@ import { join } from "node:path";
 import { Command } from "commander";
 import type { Hono } from "hono";
 import { resolveArbitrum } from "../../lib/arbitrum.ts";
-import { ConfigError, loadConfig } from "../../lib/config.ts";
+import { type Config, ConfigError, loadConfig } from "../../lib/config.ts";
 import { resolveEndpoints, stewardMasterKey } from "../../lib/endpoints.ts";
 import { serveHttp } from "../../lib/http/serve.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { loadServiceConfig } from "../config.ts";
-import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
-
-/** A start that failed on a taken port names the variable that set the port. */
-function portTaken(variable: string, port: number) {
-  return (error: unknown): never => {
-    if (isAddressInUse(error))
-      throw new ConfigError(variable, `127.0.0.1:${port} is already in use`);
-    throw error;
-  };
-}
+import { onShutdown, portTaken, reportReady } from "../lifecycle.ts";
 
 /** Serves a stand-in on loopback (lib/http/serve.ts, as every server of ours listens). */
 async function listen(app: Hono, port: number, variable: string, log: Logger) {
   const server = await serveHttp({ fetch: app.fetch, host: "127.0.0.1", port }).catch(
-    portTaken(variable, port),
+    portTaken(variable, `127.0.0.1:${port}`),
   );
   log.debug({ port }, "listening");
   return server;
 }
 
+/** A started stand-in: what to log it as, where it answers, and how it stops. */
+type StandIn = { label: string; url: string; stop: () => Promise<void> };
+
+/**
+ * A command that starts one stand-in, reports it ready and stops it on a signal. `start` gets
+ * the configuration (`load`: the plain one, or with the devnet's record folded in) and a logger.
+ */
+function standInCommand(
+  name: string,
+  description: string,
+  load: () => Config | Promise<Config>,
+  start: (config: Config, log: Logger) => Promise<StandIn>,
+): Command {
+  return new Command(name).description(description).action(async () => {
+    const config = await load();
+    const log = createLogger(name, config.LOG_LEVEL);
+    const standIn = await start(config, log);
+    log.info({ url: standIn.url }, `${standIn.label} listening`);
+    reportReady();
+    onShutdown(log, standIn.stop);
+  });
+}
+
 /** `launchpad steward`: the local stand-in of the steward signer (local mode only). */
 export function stewardCommand(): Command {
-  return new Command("steward")
-    .description("run the local stand-in of the steward signer on 127.0.0.1:STEWARD_PORT")
-    .action(async () => {
-      const config = await loadServiceConfig();
-      const log = createLogger("steward", config.LOG_LEVEL);
+  return standInCommand(
+    "steward",
+    "run the local stand-in of the steward signer on 127.0.0.1:STEWARD_PORT",
+    loadServiceConfig,
+    async (config, log) => {
       const s = resolveEndpoints(config);
       const { createStewardApp } = await import("../../devnet/stand-ins/steward/server.ts");
       const app = createStewardApp({
@@ -48,19 +62,18 @@ export function stewardCommand(): Command {
         log,
       });
       const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
-      log.info({ url: s.steward.url }, "steward stand-in listening");
-      reportReady();
-      onShutdown(log, server.close);
-    });
+      return { label: "steward stand-in", url: s.steward.url, stop: server.close };
+    },
+  );
 }
 
 /** `launchpad four-meme`: the local stand-in of four.meme's create API (devnet only). */
 export function fourMemeCommand(): Command {
-  return new Command("four-meme")
-    .description("run the local stand-in of four.meme's create API on 127.0.0.1:FOUR_MEME_API_PORT")
-    .action(async () => {
-      const config = loadConfig();
-      const log = createLogger("four-meme", config.LOG_LEVEL);
+  return standInCommand(
+    "four-meme",
+    "run the local stand-in of four.meme's create API on 127.0.0.1:FOUR_MEME_API_PORT",
+    loadConfig,
+    async (config, log) => {
       // Loaded only here: the stand-in is part of the local world, never of a BSC deployment.
       const { readDeploymentRecord } = await import("../../devnet/record.ts");
       const { devnetAccounts } = await import("../../devnet/accounts.ts");
@@ -78,21 +91,18 @@ export function fourMemeCommand(): Command {
         log,
       });
       const server = await listen(app, config.FOUR_MEME_API_PORT, "FOUR_MEME_API_PORT", log);
-      log.info({ url: s.fourMeme.url }, "four.meme stand-in listening");
-      reportReady();
-      onShutdown(log, server.close);
-    });
+      return { label: "four.meme stand-in", url: s.fourMeme.url, stop: server.close };
+    },
+  );
 }
 
 /** `launchpad x`: the local stand-in of X's OAuth 2.0 and API v2 (local mode only). */
 export function xCommand(): Command {
-  return new Command("x")
-    .description(
-      "run the local stand-in of X (OAuth 2.0 with PKCE, users/me, tweets) on 127.0.0.1:X_PORT",
-    )
-    .action(async () => {
-      const config = loadConfig();
-      const log = createLogger("x", config.LOG_LEVEL);
+  return standInCommand(
+    "x",
+    "run the local stand-in of X (OAuth 2.0 with PKCE, users/me, tweets) on 127.0.0.1:X_PORT",
+    loadConfig,
+    async (config, log) => {
       const { resolveX } = await import("../../services/x/config.ts");
       const x = resolveX(config);
       if (!x?.local)
@@ -107,22 +117,19 @@ export function xCommand(): Command {
         statePath: join(config.dataDir, "x", "state.json"),
       });
       const server = await listen(app, config.X_PORT, "X_PORT", log);
-      log.info({ url: x.oauthUrl }, "X stand-in listening");
-      reportReady();
-      onShutdown(log, server.close);
-    });
+      return { label: "X stand-in", url: x.oauthUrl, stop: server.close };
+    },
+  );
 }
 
 /** `launchpad hyperliquid`: the local stand-in of the perps venue (local mode only). */
 export function hyperliquidCommand(): Command {
-  return new Command("hyperliquid")
-    .description(
-      "run the local stand-in of the perps venue (Hyperliquid /info, /exchange) on 127.0.0.1:HYPERLIQUID_PORT",
-    )
-    .action(async () => {
-      // The devnet's record as configuration: the local Arbitrum chain whose bridge it watches.
-      const config = await loadServiceConfig();
-      const log = createLogger("hyperliquid", config.LOG_LEVEL);
+  return standInCommand(
+    "hyperliquid",
+    "run the local stand-in of the perps venue (Hyperliquid /info, /exchange) on 127.0.0.1:HYPERLIQUID_PORT",
+    // The devnet's record as configuration: the local Arbitrum chain whose bridge it watches.
+    loadServiceConfig,
+    async (config, log) => {
       const { resolveHyperliquid } = await import("../../services/hyperliquid/config.ts");
       const hl = resolveHyperliquid(config);
       if (!hl?.local)
@@ -147,22 +154,19 @@ export function hyperliquidCommand(): Command {
         weightWindowMs:
           60_000 *
           (config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE ? config.POLL_TIME_SCALE : 1),
-      }).catch(portTaken("HYPERLIQUID_PORT", config.HYPERLIQUID_PORT));
-      log.info({ url: hl.apiUrl }, "perps venue stand-in listening");
-      reportReady();
-      onShutdown(log, server.stop);
-    });
+      }).catch(portTaken("HYPERLIQUID_PORT", `127.0.0.1:${config.HYPERLIQUID_PORT}`));
+      return { label: "perps venue stand-in", url: hl.apiUrl, stop: server.stop };
+    },
+  );
 }
 
 /** `launchpad safe-tx-service`: the local Safe Transaction Service (local mode only). */
 export function safeTxServiceCommand(): Command {
-  return new Command("safe-tx-service")
-    .description(
-      "run the local stand-in of the Safe Transaction Service on 127.0.0.1:SAFE_TX_SERVICE_PORT",
-    )
-    .action(async () => {
-      const config = loadConfig();
-      const log = createLogger("safe-tx-service", config.LOG_LEVEL);
+  return standInCommand(
+    "safe-tx-service",
+    "run the local stand-in of the Safe Transaction Service on 127.0.0.1:SAFE_TX_SERVICE_PORT",
+    loadConfig,
+    async (config, log) => {
       const { resolveSafeTxService } = await import("../../services/safe-tx-service/config.ts");
       const safe = resolveSafeTxService(config);
       if (!safe?.local)
@@ -180,8 +184,7 @@ export function safeTxServiceCommand(): Command {
         statePath: join(config.dataDir, "safe-tx-service", "state.json"),
       });
       const server = await listen(app, config.SAFE_TX_SERVICE_PORT, "SAFE_TX_SERVICE_PORT", log);
-      log.info({ url: safe.apiUrl }, "Safe Transaction Service stand-in listening");
-      reportReady();
-      onShutdown(log, server.close);
-    });
+      return { label: "Safe Transaction Service stand-in", url: safe.apiUrl, stop: server.close };
+    },
+  );
 }

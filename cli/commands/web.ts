@@ -1,9 +1,9 @@
 import { Command } from "commander";
-import { ConfigError, loadConfig, requirePublicBaseUrl } from "../../lib/config.ts";
+import { loadConfig, requirePublicBaseUrl } from "../../lib/config.ts";
 import { webServiceKey } from "../../lib/endpoints.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { startWeb } from "../../web/server.ts";
-import { isAddressInUse, onShutdown, reportReady } from "../lifecycle.ts";
+import { onShutdown, portTaken, reportReady } from "../lifecycle.ts";
 
 export function webCommand(): Command {
   return new Command("web")
@@ -28,11 +28,7 @@ export function webCommand(): Command {
         trustProxy: config.TRUST_PROXY,
         cacheDir: config.dataDir,
         logger: log,
-      }).catch((error: unknown) => {
-        if (isAddressInUse(error))
-          throw new ConfigError("WEB_PORT", `${config.HOST}:${config.webPort} is already in use`);
-        throw error;
-      });
+      }).catch(portTaken("WEB_PORT", `${config.HOST}:${config.webPort}`));
       log.info({ url: config.WEB_URL, api: config.apiUrl }, "web listening");
       reportReady();
       onShutdown(log, web.close);

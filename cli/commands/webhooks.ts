@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { failedWebhooks, retryWebhook } from "../../jobs/events/consumer.ts";
+import { printRows } from "../print.ts";
 import { withDatabase } from "../with-database.ts";
 
 /** `launchpad webhooks failed [--json]` and `launchpad webhooks retry <id>` (operators). */
@@ -14,16 +15,12 @@ export function webhooksCommand(): Command {
       const rows = await withDatabase((sql) =>
         failedWebhooks(sql, Math.max(1, Number(o.limit) || 100)),
       );
-      if (o.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-        return;
-      }
-      if (rows.length === 0) process.stdout.write("no failed webhooks\n");
-      for (const r of rows) {
-        process.stdout.write(
-          `#${r.id} ${r.failedAt.toISOString()} ${r.source} ${r.eventType} ${r.sourceEventId} (${r.attempts} attempts): ${r.lastError ?? ""}\n`,
-        );
-      }
+      printRows(rows, {
+        json: o.json,
+        none: "no failed webhooks",
+        line: (r) =>
+          `#${r.id} ${r.failedAt.toISOString()} ${r.source} ${r.eventType} ${r.sourceEventId} (${r.attempts} attempts): ${r.lastError ?? ""}`,
+      });
     });
   webhooks
     .command("retry")

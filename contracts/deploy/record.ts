@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Address, Hex } from "viem";
+import { readJsonRecord, writeJsonAtomic } from "../../lib/json-file.ts";
 import {
   SERVICE_CONTRACTS,
   type ServiceContractKey,
@@ -40,22 +40,12 @@ export function serviceRecordPath(outDir: string): string {
 
 /** Reads the record, or `undefined` when there is none. */
 export function readServiceRecord(outDir: string): ServiceDeploymentRecord | undefined {
-  const path = serviceRecordPath(outDir);
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as ServiceDeploymentRecord;
-  } catch (error) {
-    throw new Error(`unreadable deployment record ${path}`, { cause: error });
-  }
+  return readJsonRecord<ServiceDeploymentRecord>(serviceRecordPath(outDir), "deployment record");
 }
 
 /** Writes the record atomically (temp file + rename). */
 export function writeServiceRecord(outDir: string, record: ServiceDeploymentRecord): void {
-  const path = serviceRecordPath(outDir);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeJsonAtomic(serviceRecordPath(outDir), record, { pretty: true });
 }
 
 /** Settings as JSON (amounts as wei strings). */

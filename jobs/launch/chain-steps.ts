@@ -143,30 +143,35 @@ const fundingSent: Step = async (ctx, saga) => {
 };
 
 /**
+ * A step that sees the relayer's transaction stored in `column` mined: a dropped one is
+ * re-checked with `call` (null: no longer needed) and sent again, and the new one stored.
+ */
+function relayerTxMined(
+  column: "fund_tx" | "safe_tx" | "register_tx",
+  call: (ctx: SagaContext, saga: SagaRow) => Promise<RelayerCall | null>,
+): Step {
+  return async (ctx, saga) => {
+    await settleRelayerTx({
+      ctx,
+      stored: saga[column],
+      needed: () => call(ctx, saga),
+      save: (tx) => patchSaga(ctx.sql, saga, { [column]: tx }),
+    });
+    return "done";
+  };
+}
+
+/**
  * The wallet's funding mined (a dropped one is re-checked and sent again); nothing to wait for
  * when the wallet was prepared with the launch's budget, so createToken goes out at once.
  */
 const fundingMined: Step = async (ctx, saga) => {
   if (!saga.fund_tx && !(await fundCall(ctx, saga))) return "skipped";
-  await settleRelayerTx({
-    ctx,
-    stored: saga.fund_tx,
-    needed: () => fundCall(ctx, saga),
-    save: (tx) => patchSaga(ctx.sql, saga, { fund_tx: tx }),
-  });
-  return "done";
+  return relayerTxMined("fund_tx", fundCall)(ctx, saga);
 };
 
 /** The treasury Safe mined (a dropped one is re-checked and sent again); createToken does not wait for it. */
-const safeMined: Step = async (ctx, saga) => {
-  await settleRelayerTx({
-    ctx,
-    stored: saga.safe_tx,
-    needed: () => safeCall(ctx, saga),
-    save: (tx) => patchSaga(ctx.sql, saga, { safe_tx: tx }),
-  });
-  return "done";
-};
+const safeMined = relayerTxMined("safe_tx", safeCall);
 
 const registeredEvent = getAbiItem({ abi: identityRegistryDevnetAbi, name: "Registered" });
 
@@ -351,15 +356,7 @@ const registerSent: Step = async (ctx, saga) => {
 };
 
 /** The entry mined (a dropped one is re-checked and sent again). */
-const registerMined: Step = async (ctx, saga) => {
-  await settleRelayerTx({
-    ctx,
-    stored: saga.register_tx,
-    needed: () => registerCall(ctx, saga),
-    save: (tx) => patchSaga(ctx.sql, saga, { register_tx: tx }),
-  });
-  return "done";
-};
+const registerMined = relayerTxMined("register_tx", registerCall);
 
 /** Every step by name (the plan is in step-names.ts). */
 export const STEPS: Record<SagaStep, Step> = {

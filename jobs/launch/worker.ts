@@ -2,6 +2,7 @@ import type { PgBoss } from "pg-boss";
 import type { Config } from "../../lib/config.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { startTicker } from "../../lib/ticker.ts";
 import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
 import { sagaContext } from "./context.ts";
 import { prepareWallets } from "./prepare.ts";
@@ -37,38 +38,27 @@ export async function startLaunchWorker(
     },
   );
   let sweeps = 0;
-  let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
+  const sweep = startTicker({
+    everyMs: LAUNCH_LIMITS.sweepEveryMs,
+    tick: async () => {
       for (const agentId of await orphanedSagas(p.sql)) {
         p.log.info({ agentId }, "resuming launch saga");
         await enqueueSaga(p.boss, agentId);
       }
       if (++sweeps % LAUNCH_LIMITS.statusSyncEverySweeps === 0)
         await syncAgentStatus(p.sql, p.config.VIEWS_SCHEMA);
-    } catch (error) {
-      p.log.warn({ err: error }, "launch sweep failed");
-    } finally {
-      busy = false;
-    }
-  }, LAUNCH_LIMITS.sweepEveryMs);
-  // Wallets of agents not launched yet, on their own timer: a slow signer must not hold up
+    },
+    onError: (error) => p.log.warn({ err: error }, "launch sweep failed"),
+  });
+  // Wallets of agents not launched yet, on their own ticker: a slow signer must not hold up
   // the resumption of orphaned sagas.
-  let preparing = false;
-  const prepareTimer = setInterval(async () => {
-    if (preparing) return;
-    preparing = true;
-    await prepareWallets(ctx)
-      .catch((error: unknown) => p.log.warn({ err: error }, "wallet preparation sweep failed"))
-      .finally(() => {
-        preparing = false;
-      });
-  }, LAUNCH_LIMITS.sweepEveryMs);
+  const prepare = startTicker({
+    everyMs: LAUNCH_LIMITS.sweepEveryMs,
+    tick: () => prepareWallets(ctx),
+    onError: (error) => p.log.warn({ err: error }, "wallet preparation sweep failed"),
+  });
   return async () => {
-    clearInterval(timer);
-    clearInterval(prepareTimer);
+    await Promise.all([sweep.stop(), prepare.stop()]);
     await p.boss.offWork(LAUNCH_LIMITS.queue);
   };
 }

@@ -7,6 +7,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { countPoll } from "../../lib/metrics/pollers.ts";
 import type { Poller } from "../../lib/pollers/state.ts";
 import { POLLER_VENUE } from "../../lib/pollers/status.ts";
+import { type StartTickerReturnType, startTicker } from "../../lib/ticker.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { resolveHyperliquid } from "../../services/hyperliquid/config.ts";
 import { createSafeTxServiceClient } from "../../services/safe-tx-service/client.ts";
@@ -53,6 +54,18 @@ function killPoint(config: Config, poller: Poller): (() => void) | undefined {
 export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
   const scale = p.config.LAUNCHPAD_ENV === "test" ? (p.config.POLL_TIME_SCALE ?? 1) : 1;
   const specs: PollerSpec[] = [];
+  const spec = (
+    name: "perps" | "safe" | "social",
+    agents: (sql: Sql) => Promise<string[]>,
+    poll: PollerSpec["poll"],
+  ): PollerSpec => ({
+    name,
+    queue: POLLER_LIMITS[name].queue,
+    everyMs: POLLER_LIMITS[name].everyMs * scale,
+    expireSeconds: POLLER_LIMITS[name].expireSeconds,
+    agents: () => agents(p.sql),
+    poll,
+  });
   const hl = resolveHyperliquid(p.config);
   if (hl) {
     // No retries inside a poll: the next tick is the retry, from the same cursor.
@@ -77,14 +90,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
         maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
       },
     };
-    specs.push({
-      name: "perps",
-      queue: POLLER_LIMITS.perps.queue,
-      everyMs: POLLER_LIMITS.perps.everyMs * scale,
-      expireSeconds: POLLER_LIMITS.perps.expireSeconds,
-      agents: () => perpsAgents(p.sql),
-      poll: (agentId) => pollPerpsAgent(ctx, agentId),
-    });
+    specs.push(spec("perps", perpsAgents, (agentId) => pollPerpsAgent(ctx, agentId)));
   }
   const safe = resolveSafeTxService(p.config);
   if (safe) {
@@ -93,14 +99,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
     const ctx = { sql: p.sql, safe: client, log: p.log, beforeCommit: killPoint(p.config, "safe") };
-    specs.push({
-      name: "safe",
-      queue: POLLER_LIMITS.safe.queue,
-      everyMs: POLLER_LIMITS.safe.everyMs * scale,
-      expireSeconds: POLLER_LIMITS.safe.expireSeconds,
-      agents: () => safeAgents(p.sql),
-      poll: (agentId) => pollSafeAgent(ctx, agentId),
-    });
+    specs.push(spec("safe", safeAgents, (agentId) => pollSafeAgent(ctx, agentId)));
   }
   const x = resolveX(p.config);
   if (x?.bearerToken) {
@@ -110,14 +109,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
     const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
-    specs.push({
-      name: "social",
-      queue: POLLER_LIMITS.social.queue,
-      everyMs: POLLER_LIMITS.social.everyMs * scale,
-      expireSeconds: POLLER_LIMITS.social.expireSeconds,
-      agents: () => socialAgents(p.sql),
-      poll: (agentId) => pollSocialAgent(ctx, agentId),
-    });
+    specs.push(spec("social", socialAgents, (agentId) => pollSocialAgent(ctx, agentId)));
   }
   return specs;
 }
@@ -132,7 +124,7 @@ export async function startPollersWorker(
   p: StartPollersWorkerParameters,
   specs: PollerSpec[] = pollerSpecs(p),
 ): Promise<() => Promise<void>> {
-  const timers: NodeJS.Timeout[] = [];
+  const tickers: StartTickerReturnType[] = [];
   for (const s of specs) {
     await p.boss.createQueue(s.queue, { expireInSeconds: s.expireSeconds });
     await p.boss.work<{ agentId: string }>(
@@ -145,34 +137,30 @@ export async function startPollersWorker(
         if (job) await countPoll(s.name, () => s.poll(job.data.agentId));
       },
     );
-    let busy = false;
-    const tick = async () => {
-      if (busy) return;
-      busy = true;
-      try {
-        for (const agentId of await s.agents()) {
-          await p.boss.send(
-            s.queue,
-            { agentId },
-            {
-              singletonKey: agentId,
-              singletonSeconds: Math.max(1, Math.floor(s.everyMs / 1000)),
-              retryLimit: 0,
-            },
-          );
-        }
-      } catch (error) {
-        p.log.warn({ err: error, poller: s.name }, "poll tick failed");
-      } finally {
-        busy = false;
-      }
-    };
-    void tick();
-    timers.push(setInterval(tick, s.everyMs));
+    tickers.push(
+      startTicker({
+        everyMs: s.everyMs,
+        immediately: true,
+        tick: async () => {
+          for (const agentId of await s.agents()) {
+            await p.boss.send(
+              s.queue,
+              { agentId },
+              {
+                singletonKey: agentId,
+                singletonSeconds: Math.max(1, Math.floor(s.everyMs / 1000)),
+                retryLimit: 0,
+              },
+            );
+          }
+        },
+        onError: (error) => p.log.warn({ err: error, poller: s.name }, "poll tick failed"),
+      }),
+    );
   }
   if (specs.length > 0) p.log.info({ pollers: specs.map((s) => s.name) }, "pollers scheduled");
   return async () => {
-    for (const t of timers) clearInterval(t);
+    for (const t of tickers) await t.stop();
     for (const s of specs) await p.boss.offWork(s.queue);
   };
 }

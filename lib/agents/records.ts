@@ -190,6 +190,20 @@ export function removeWallet(
 const FEATURE_LOCK = 7_400_013;
 
 /**
+ * Features the agent named by its agentId or its token address (as operators name it);
+ * throws `MissingRecordError` when there is none.
+ *
+ * @example
+ * const { agentId, changed } = await featureAgentByRef(sql, "0xabc…", { kind: "operator", id: "cli" });
+ */
+export async function featureAgentByRef(sql: Sql, ref: string, actor: Actor) {
+  const [row] = await sql<{ agent_id: string }[]>`select agent_id from app.agents
+    where agent_id = ${ref} or token_address = ${ref.toLowerCase()}`;
+  if (!row) throw new MissingRecordError(`no agent ${ref}`);
+  return { agentId: row.agent_id, changed: await featureAgent(sql, row.agent_id, actor) };
+}
+
+/**
  * Makes `agentId` the featured agent: the old one is unset in the same transaction, under a
  * lock so two concurrent calls cannot both keep theirs (the partial unique index on
  * app.agents.featured is the last guard). Featuring the featured agent again is a no-op that

@@ -24,21 +24,8 @@ export type NewAgentEvent = {
   blockNumber?: bigint | null;
 };
 
-export type AgentEventRow = {
-  id: bigint;
-  agentId: string;
-  eventType: string;
-  category: EventCategory;
-  source: string;
-  sourceEventId: string;
-  occurredAt: Date;
-  ingestedAt: Date;
-  correlationId: string | null;
-  visibility: EventVisibility;
-  data: Record<string, unknown>;
-  chainId: number | null;
-  blockNumber: bigint | null;
-};
+/** A stored event: what was written, every field present, with its id and ingestion time. */
+export type AgentEventRow = Required<NewAgentEvent> & { id: bigint; ingestedAt: Date };
 
 export type InsertAgentEventsParameters = { sql: Sql; events: readonly NewAgentEvent[] };
 /** The events that were new; a (source, sourceEventId) already stored is skipped. */

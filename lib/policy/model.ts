@@ -22,6 +22,13 @@ const usd = (ceiling?: string) => {
         message: `exceeds the platform ceiling of ${ceiling} USD`,
       });
 };
+/** A whole number from `min` up to a platform ceiling. */
+const upToCeiling = (min: number, ceiling: number) =>
+  z
+    .number()
+    .int("must be an integer")
+    .min(min)
+    .max(ceiling, { message: `exceeds the platform ceiling of ${ceiling}` });
 
 /** A market: a perps coin ("BTC") or a BSC token address (lowercased); "*" is every market. */
 const Market = z
@@ -51,21 +58,9 @@ export const PolicyRules = z
       "bsc-dex-v2": VenueRules.optional(),
     }),
     sides: z.enum(["long", "short", "both"]),
-    maxLeverage: z
-      .number()
-      .int("must be an integer")
-      .min(1)
-      .max(POLICY_CEILINGS.maxLeverage, {
-        message: `exceeds the platform ceiling of ${POLICY_CEILINGS.maxLeverage}`,
-      }),
+    maxLeverage: upToCeiling(1, POLICY_CEILINGS.maxLeverage),
     maxPositionUsd: usd(POLICY_CEILINGS.maxPositionUsd),
-    maxOpenPositions: z
-      .number()
-      .int("must be an integer")
-      .min(0)
-      .max(POLICY_CEILINGS.maxOpenPositions, {
-        message: `exceeds the platform ceiling of ${POLICY_CEILINGS.maxOpenPositions}`,
-      }),
+    maxOpenPositions: upToCeiling(0, POLICY_CEILINGS.maxOpenPositions),
     dailyOpenBudgetUsd: usd(POLICY_CEILINGS.dailyOpenBudgetUsd),
     /** Realized-PnL floor as a positive amount: at or below -lossCooldownUsd, opens stop. */
     lossCooldownUsd: usd().optional(),

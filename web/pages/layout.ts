@@ -51,51 +51,65 @@ ${p.script ? html`<script type="module" src="${ctx.assets.script(p.script)}"></s
 </html>`;
 }
 
+/**
+ * A page that tells the state of things instead of showing data; with `retryAfter` it reloads
+ * itself after that many seconds.
+ */
+function statePage(
+  ctx: PageContext,
+  p: { title: string; role?: "status" | "alert"; retryAfter?: number; body: Html },
+): Html {
+  return layout(ctx, {
+    title: p.title,
+    ...(p.retryAfter !== undefined && {
+      head: html`<meta http-equiv="refresh" content="${p.retryAfter}">`,
+    }),
+    body: html`<section class="state"${p.role ? html` role="${p.role}"` : ""}>
+${p.body}
+</section>`,
+  });
+}
+
 /** The 404 page. */
 export function notFoundPage(ctx: PageContext, what: string): Html {
-  return layout(ctx, {
+  return statePage(ctx, {
     title: "Not found",
-    body: html`<section class="state">
-<h1>Not found</h1>
+    body: html`<h1>Not found</h1>
 <p>${what}</p>
-<p><a href="/">Back to the agents</a></p>
-</section>`,
+<p><a href="/">Back to the agents</a></p>`,
   });
 }
 
 /** The API answered 503: the index is being built or is catching up. Reloads itself. */
 export function catchingUpPage(ctx: PageContext, retryAfter: number): Html {
-  return layout(ctx, {
+  return statePage(ctx, {
     title: "Index catching up",
-    head: html`<meta http-equiv="refresh" content="${retryAfter}">`,
-    body: html`<section class="state" role="status">
-<h1>The index is catching up</h1>
+    role: "status",
+    retryAfter,
+    body: html`<h1>The index is catching up</h1>
 <p>The indexer is still reading the chain, so this page has no data yet. It reloads by itself in
-${retryAfter} s.</p>
-</section>`,
+${retryAfter} s.</p>`,
   });
 }
 
 /** The API did not answer. */
 export function unreachablePage(ctx: PageContext, reason: string): Html {
-  return layout(ctx, {
+  return statePage(ctx, {
     title: "API unreachable",
-    body: html`<section class="state" role="alert">
-<h1>The API is not answering</h1>
+    role: "alert",
+    body: html`<h1>The API is not answering</h1>
 <p>This page reads everything from the API at <code>${ctx.apiUrl}</code>, which did not answer
-(${reason}). Try again in a moment.</p>
-</section>`,
+(${reason}). Try again in a moment.</p>`,
   });
 }
 
 /** The API refused this server for the rest of its rate-limit window. */
 export function rateLimitedPage(ctx: PageContext, retryAfter: number): Html {
-  return layout(ctx, {
+  return statePage(ctx, {
     title: "Too many requests",
-    head: html`<meta http-equiv="refresh" content="${retryAfter}">`,
-    body: html`<section class="state" role="status">
-<h1>Too many requests</h1>
-<p>The API asked this site to slow down. The page reloads by itself in ${retryAfter} s.</p>
-</section>`,
+    role: "status",
+    retryAfter,
+    body: html`<h1>Too many requests</h1>
+<p>The API asked this site to slow down. The page reloads by itself in ${retryAfter} s.</p>`,
   });
 }

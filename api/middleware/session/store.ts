@@ -80,3 +80,24 @@ export function clearCookie(c: Context, name: string, policy: CookiePolicy) {
 
 /** The raw value of a cookie, if sent. */
 export const cookieValue = (c: Context, name: string) => getCookie(c, name);
+
+/**
+ * Signs out: revokes the live session of `kind` named by the request's cookie `name` and clears
+ * the cookie. False (and nothing cleared) when the request carries no live session.
+ *
+ * @example
+ * if (!(await endSession(c, sql, "siwe", COOKIES.siwe, cookie))) throw notSignedIn;
+ */
+export async function endSession(
+  c: Context,
+  sql: Sql,
+  kind: Session["kind"],
+  name: string,
+  policy: CookiePolicy,
+): Promise<boolean> {
+  const s = await findSession(sql, kind, cookieValue(c, name));
+  if (!s) return false;
+  await revokeSession(sql, s.idHash);
+  clearCookie(c, name, policy);
+  return true;
+}

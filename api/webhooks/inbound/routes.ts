@@ -8,7 +8,7 @@ import type {
 } from "../../../lib/webhooks/inbound/webhook-secrets.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
-import { ErrorEnvelope, jsonResponse, okEnvelope } from "../../http/schemas.ts";
+import { errorResponse, jsonBody, jsonResponse, okEnvelope } from "../../http/schemas.ts";
 import { countWebhook } from "../../middleware/metrics/index.ts";
 import { webhookSignature } from "../../middleware/webhook-signature/index.ts";
 import { parseWebhookBody, webhookBodySchema } from "./body.ts";
@@ -61,20 +61,14 @@ export function registerWebhooks(
       description: `Signed with the ${SECRET_OF[path]} secret: \`X-Webhook-Signature: t=<unix ms>,v1=<hex HMAC-SHA256 of t + "." + raw body>\` (several v1 allowed for rotation, 5 minute tolerance). Stored as source \`${source}\`; answered after the durable insert; a redelivery of the same sourceEventId answers 200 with duplicate true.${path in STEWARD_EVENT_MAP ? " Also takes Steward's own deliveries (`X-Steward-Signature: v2=…`, `X-Steward-Delivery-Id`, `X-Steward-Event`, `X-Steward-Sent-At`; the delivery id is the sourceEventId) with its event types mapped as docs/events.md says." : ""}`,
       request: {
         headers: z.object({ "x-webhook-signature": z.string() }),
-        body: {
-          required: true,
-          content: { "application/json": { schema: webhookBodySchema(path) } },
-        },
+        body: jsonBody(webhookBodySchema(path)),
       },
       responses: {
         200: jsonResponse("Stored (or already stored)", Received),
-        400: jsonResponse(
-          "The body fails its event type's schema, or the agent is unknown",
-          ErrorEnvelope,
-        ),
-        401: jsonResponse("Signature missing, malformed, stale or wrong", ErrorEnvelope),
-        413: jsonResponse("Body too large", ErrorEnvelope),
-        500: jsonResponse("Server-side problem; retry with backoff", ErrorEnvelope),
+        400: errorResponse("The body fails its event type's schema, or the agent is unknown"),
+        401: errorResponse("Signature missing, malformed, stale or wrong"),
+        413: errorResponse("Body too large"),
+        500: errorResponse("Server-side problem; retry with backoff"),
       },
     });
     const secret = d.secrets[SECRET_OF[path]];

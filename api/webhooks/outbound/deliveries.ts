@@ -14,7 +14,7 @@ import { pageOf } from "../../http/cursor.ts";
 import {
   CursorQuery,
   cursorList,
-  ErrorEnvelope,
+  errorResponse,
   jsonResponse,
   okEnvelope,
 } from "../../http/schemas.ts";
@@ -128,10 +128,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       request: { params: SubParams.extend({ deliveryId: z.string().min(1).max(64) }) },
       responses: {
         202: jsonResponse("Queued", okEnvelope(Delivery)),
-        409: jsonResponse(
-          "conflict: a chain event not final yet, or removed by a reorg",
-          ErrorEnvelope,
-        ),
+        409: errorResponse("conflict: a chain event not final yet, or removed by a reorg"),
         ...WEBHOOK_ERRORS,
       },
     }),

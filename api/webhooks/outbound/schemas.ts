@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { EVENT_CATEGORIES } from "../../../lib/events/store.ts";
 import { OUTBOUND_LIMITS } from "../../../lib/limits.ts";
 import { DELIVERY_STATUSES } from "../../../lib/webhooks/outbound/deliveries.ts";
-import { AgentParams, ErrorEnvelope, IsoTime, jsonResponse } from "../../http/schemas.ts";
+import { AgentParams, errorResponse, IsoTime } from "../../http/schemas.ts";
 
 const max = OUTBOUND_LIMITS.maxFilterValues;
 
@@ -130,12 +130,12 @@ export const SubParams = AgentParams.extend({ subscriptionId: z.string().min(1).
 
 /** Errors every webhook route may answer, besides its own. */
 export const WEBHOOK_ERRORS = {
-  400: jsonResponse("validation_failed: a parameter or the body is invalid", ErrorEnvelope),
-  401: jsonResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID", ErrorEnvelope),
-  403: jsonResponse("AGENT_SCOPE_FORBIDDEN, or not_authorized: another agent's key", ErrorEnvelope),
-  404: jsonResponse("not_found: no such agent or subscription", ErrorEnvelope),
-  429: jsonResponse("rate_limited", ErrorEnvelope),
-  500: jsonResponse("internal_error; retry with backoff", ErrorEnvelope),
+  400: errorResponse("validation_failed: a parameter or the body is invalid"),
+  401: errorResponse("AGENT_AUTH_MISSING or AGENT_AUTH_INVALID"),
+  403: errorResponse("AGENT_SCOPE_FORBIDDEN, or not_authorized: another agent's key"),
+  404: errorResponse("not_found: no such agent or subscription"),
+  429: errorResponse("rate_limited"),
+  500: errorResponse("internal_error; retry with backoff"),
 } as const;
 
 export const WEBHOOK_SECURITY: Record<string, string[]>[] = [

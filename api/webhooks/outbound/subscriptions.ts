@@ -12,7 +12,13 @@ import {
 import { webhookUrlProblem } from "../../../lib/webhooks/outbound/url.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
-import { AgentParams, ErrorEnvelope, jsonResponse, okEnvelope } from "../../http/schemas.ts";
+import {
+  AgentParams,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  okEnvelope,
+} from "../../http/schemas.ts";
 import { agentOwner } from "../../middleware/agent-owner/index.ts";
 import { agentOf } from "../../middleware/agent-path/index.ts";
 import { registerWebhookDeliveries } from "./deliveries.ts";
@@ -91,14 +97,11 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
         "Answers the subscription with its signing secret, shown only here. Deliveries are Standard Webhooks: see GET /AGENT.md, Outbound webhooks.",
       request: {
         params: AgentParams,
-        body: {
-          required: true,
-          content: { "application/json": { schema: CreateSubscriptionBody } },
-        },
+        body: jsonBody(CreateSubscriptionBody),
       },
       responses: {
         201: jsonResponse("Subscribed", okEnvelope(SubscriptionWithSecret)),
-        409: jsonResponse("conflict: the agent has 10 subscriptions already", ErrorEnvelope),
+        409: errorResponse("conflict: the agent has 10 subscriptions already"),
         ...WEBHOOK_ERRORS,
       },
     }),
@@ -167,10 +170,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
         "`enabled: true` re-enables a subscription disabled by you, by a 410 or by 24 h of failures; its pending deliveries resume.",
       request: {
         params: SubParams,
-        body: {
-          required: true,
-          content: { "application/json": { schema: UpdateSubscriptionBody } },
-        },
+        body: jsonBody(UpdateSubscriptionBody),
       },
       responses: {
         200: jsonResponse("The subscription", okEnvelope(Subscription)),

@@ -110,18 +110,15 @@ export function controlRoutes(d: ControlDeps): Hono {
     venue.save();
     return c.json(u);
   });
+  // A fill or close of a user's position in a coin, at `px` (default the mark) and `time`.
+  const trade = z.object({
+    user: Addr,
+    coin: z.string(),
+    px: Num.optional(),
+    time: z.number().int().optional(),
+  });
   control.post("/fill", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        user: Addr,
-        coin: z.string(),
-        side: z.enum(["B", "A"]),
-        sz: Num,
-        px: Num.optional(),
-        time: z.number().int().optional(),
-      }),
-    );
+    const b = await read(c, trade.extend({ side: z.enum(["B", "A"]), sz: Num }));
     const f = venue.fill(b.user, b.coin, b.side === "B", b.sz, b.px ?? venue.mark(b.coin), {
       time: b.time,
     });
@@ -129,15 +126,7 @@ export function controlRoutes(d: ControlDeps): Hono {
     return c.json(f);
   });
   control.post("/close", async (c) => {
-    const b = await read(
-      c,
-      z.object({
-        user: Addr,
-        coin: z.string(),
-        px: Num.optional(),
-        time: z.number().int().optional(),
-      }),
-    );
+    const b = await read(c, trade);
     const pos = venue.account(b.user)?.positions[b.coin];
     if (!pos) return c.json({ error: `no ${b.coin} position` }, 400);
     const f = venue.fill(

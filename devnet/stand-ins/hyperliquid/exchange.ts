@@ -7,7 +7,7 @@ import type {
   UpdateLeverageAction,
 } from "../../../services/hyperliquid/protocol.ts";
 import { recoverL1Signer, toWire } from "../../../services/hyperliquid/protocol.ts";
-import { UNIVERSE, type Venue } from "./venue.ts";
+import { type RestingOrder, UNIVERSE, type Venue } from "./venue.ts";
 
 /** The venue's nonce window (PROTOCOLS.md 1.4): within (T - 2 days, T + 1 day), 100 kept. */
 const NONCE_PAST_MS = 2 * 86_400_000;
@@ -121,7 +121,9 @@ function placeOrders(venue: Venue, user: string, a: OrderAction): ExchangeRespon
       return { error: `Order must have minimum value of $${MIN_ORDER_USD}.` };
     }
     const oid = venue.state.nextOid++;
-    if ("trigger" in o.t) {
+    // The order rests on the (book-less) venue: a trigger order until its price, a limit one
+    // until the mark reaches it.
+    const rest = (trigger?: RestingOrder["trigger"]) => {
       venue.state.orders.push({
         oid,
         user,
@@ -130,11 +132,14 @@ function placeOrders(venue: Venue, user: string, a: OrderAction): ExchangeRespon
         px,
         sz,
         reduceOnly: o.r,
-        trigger: { ...o.t.trigger, triggerPx: Number(o.t.trigger.triggerPx) },
+        ...(trigger && { trigger }),
         time: Date.now(),
         ...cloid,
       });
       return { resting: { oid, ...cloid } };
+    };
+    if ("trigger" in o.t) {
+      return rest({ ...o.t.trigger, triggerPx: Number(o.t.trigger.triggerPx) });
     }
     const crosses = o.b ? px >= mark : px <= mark;
     const opening = !o.r && (pos === 0 || pos > 0 === o.b || sz > Math.abs(pos));
@@ -162,18 +167,7 @@ function placeOrders(venue: Venue, user: string, a: OrderAction): ExchangeRespon
         error: `Order could not immediately match against any resting orders. asset=${o.a}`,
       };
     }
-    venue.state.orders.push({
-      oid,
-      user,
-      coin,
-      isBuy: o.b,
-      px,
-      sz,
-      reduceOnly: o.r,
-      time: Date.now(),
-      ...cloid,
-    });
-    return { resting: { oid, ...cloid } };
+    return rest();
   });
   return { status: "ok", response: { type: "order", data: { statuses } } };
 }

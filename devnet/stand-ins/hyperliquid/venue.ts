@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { keccak256, toHex } from "viem";
+import { writeJsonAtomic } from "../../../lib/json-file.ts";
 import type {
   AssetPosition,
   ClearinghouseState,
@@ -103,10 +103,7 @@ export class Venue {
 
   save(): void {
     if (!this.statePath) return;
-    mkdirSync(dirname(this.statePath), { recursive: true });
-    const tmp = `${this.statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.state));
-    renameSync(tmp, this.statePath);
+    writeJsonAtomic(this.statePath, this.state);
   }
 
   account(user: string, create = false): Account | undefined {

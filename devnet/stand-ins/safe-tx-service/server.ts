@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { type Context, Hono } from "hono";
 import { type Address, createPublicClient, getAddress, type Hex, http, isAddress } from "viem";
+import { writeJsonAtomic } from "../../../lib/json-file.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { MultisigTransaction } from "../../../services/safe-tx-service/protocol.ts";
 import { safeTxHash } from "../../../services/safe-tx-service/protocol.ts";
@@ -46,10 +46,7 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   // previous state, never half of one (as the real service's database would).
   const save = () => {
     if (!p.statePath) return;
-    mkdirSync(dirname(p.statePath), { recursive: true });
-    const tmp = `${p.statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ txs: [...txs.values()] }));
-    renameSync(tmp, p.statePath);
+    writeJsonAtomic(p.statePath, { txs: [...txs.values()] });
   };
   const client = p.rpcUrl ? createPublicClient({ transport: http(p.rpcUrl) }) : undefined;
   let fail = 0;

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import type { Hex } from "viem";
 import { deriveKey, type Sealed, seal, unseal } from "../../../lib/crypto/seal.ts";
+import { writeJsonAtomic } from "../../../lib/json-file.ts";
 import type { PolicyRule, TxRecord, WebhookConfig } from "../../../services/steward/protocol.ts";
 import type { StewardEvent } from "../../../services/steward/webhooks.ts";
 
@@ -173,12 +173,7 @@ export class StewardStore {
     return createHmac("sha256", this.#macKey).update(text).digest("hex");
   }
   #save(): void {
-    mkdirSync(dirname(this.#path), { recursive: true, mode: 0o700 });
-    const tmp = `${this.#path}.tmp`;
     const text = JSON.stringify(this.#state);
-    writeFileSync(tmp, JSON.stringify({ state: this.#state, mac: this.#mac(text) }), {
-      mode: 0o600,
-    });
-    renameSync(tmp, this.#path);
+    writeJsonAtomic(this.#path, { state: this.#state, mac: this.#mac(text) }, { private: true });
   }
 }

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { writeJsonAtomic } from "../../../lib/json-file.ts";
 import type {
   XPost,
   XTimelinePost,
@@ -64,10 +64,7 @@ export class Timelines {
       tweets: this.tweets,
       next: String(this.next),
     };
-    mkdirSync(dirname(this.statePath), { recursive: true });
-    const tmp = `${this.statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify(state));
-    renameSync(tmp, this.statePath);
+    writeJsonAtomic(this.statePath, state);
   }
 
   /** Creates or updates an account by username (test and seed control). */

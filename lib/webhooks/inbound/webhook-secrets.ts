@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import { resolveEndpoints } from "../../endpoints.ts";
+import { readOrCreateJson } from "../../json-file.ts";
 
 /** One HMAC secret per webhook source (docs/events.md). */
 export type WebhookSecrets = {
@@ -43,22 +43,10 @@ type Local = Omit<WebhookSecrets, "steward">;
 
 /** Reads or creates (exactly once, even with racing roles) the file, mode 0600. */
 function localWebhookSecrets(dataDir: string): Local {
-  const dir = join(dataDir, "secrets");
-  const path = join(dir, "webhooks.json");
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as Local;
-  } catch {}
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const fresh: Local = {
-    cloud: randomBytes(32).toString("base64url"),
-    codeHost: randomBytes(32).toString("base64url"),
-    agentEvents: randomBytes(32).toString("base64url"),
-  };
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(fresh), { mode: 0o600 });
-  try {
-    linkSync(tmp, path); // fails if another process won the race: read theirs
-  } catch {}
-  rmSync(tmp, { force: true });
-  return JSON.parse(readFileSync(path, "utf8")) as Local;
+  const fresh = () => randomBytes(32).toString("base64url");
+  return readOrCreateJson<Local>(join(dataDir, "secrets", "webhooks.json"), () => ({
+    cloud: fresh(),
+    codeHost: fresh(),
+    agentEvents: fresh(),
+  }));
 }
