@@ -32,6 +32,15 @@ module.exports = {
       "on BSC nothing under devnet/ is loaded: the CLI hands its record in as configuration",
     ),
     forbid(
+      "local-plumbing-stays-local",
+      {
+        path: "^(api|jobs|src|services|web|lib)/|^ponder\\.config\\.ts$",
+        pathNot: `${TESTS}|^api/testing/|^lib/local/|^lib/db/url\\.ts$`,
+      },
+      "^lib/local/",
+      "lib/local/ is one machine's plumbing (embedded Postgres, pid files, ports): no role's production path loads it",
+    ),
+    forbid(
       "no-test-code-in-the-product",
       { path: "^(lib|jobs|api|src|services|devnet|cli)/", pathNot: TESTS },
       "^test/",

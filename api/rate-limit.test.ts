@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { cleanEnv, ROOT } from "../test/helpers/cli.ts";
 import { responseChecker } from "./testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "./testing/postgres.ts";

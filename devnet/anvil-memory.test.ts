@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../lib/net.ts";
-import { residentBytes } from "../lib/process-memory.ts";
+import { freePort } from "../lib/local/net.ts";
+import { residentBytes } from "../lib/local/process-memory.ts";
 import { DEVNET_MNEMONIC, type StartAnvilReturnType, startAnvil } from "./anvil.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
 

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { createPublicClient, type Hex, http } from "viem";
 import type { Config } from "../lib/config.ts";
 import { pipeLines } from "../lib/lines.ts";
-import { residentBytes } from "../lib/process-memory.ts";
+import { residentBytes } from "../lib/local/process-memory.ts";
 import { startTicker } from "../lib/ticker.ts";
 import { DEVNET_LIMITS } from "./limits.ts";
 import {

@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Config, ConfigError } from "../lib/config.ts";
-import { isPortFree } from "../lib/net.ts";
-import { killStale } from "../lib/pidfile.ts";
+import { isPortFree } from "../lib/local/net.ts";
+import { killStale } from "../lib/local/pidfile.ts";
 import {
   type StartAnvilReturnType,
   startAnvil,

@@ -1,7 +1,7 @@
 import { createPublicClient, createTestClient, createWalletClient, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { DEVNET_MNEMONIC, type StartAnvilReturnType, startAnvil } from "./anvil.ts";
 import { minedReceipt } from "./mined-receipt.ts";
 

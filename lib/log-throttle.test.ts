@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import postgres from "postgres";
 import { expect, it } from "vitest";
+import { freePort } from "./local/net.ts";
 import { errorCause, errorThrottle, type ThrottleSummary } from "./log-throttle.ts";
 import { createLogger } from "./logger.ts";
-import { freePort } from "./net.ts";
 
 /** What postgres.js really throws at a database that is not there. */
 async function refusedError(): Promise<unknown> {

@@ -35,7 +35,7 @@ import { TOKEN_SORTS, tokenPage } from "../api/market/token-query.ts";
 import { startServer } from "../api/server.ts";
 import { defaultApiSettings } from "../api/settings.ts";
 import { createSql, type Sql } from "../lib/db/client.ts";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { LAUNCH_TABLES, portfolioCases, seedPortfolio } from "./bench-api-portfolio.ts";
 import { benchDatabase, envNumber } from "./bench-database.ts";
 import { treeCpuSeconds } from "./bench-indexer-probes.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
-import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
+import { startEmbeddedPostgres } from "../lib/local/postgres/embedded.ts";
 
 /** A benchmark's knob: the environment variable `name` as a number, or `fallback`. */
 export function envNumber(name: string, fallback: number): number {

@@ -26,7 +26,7 @@ import { drainInboxBatch } from "../jobs/events/consumer.ts";
 import { startEventsWorker } from "../jobs/events/worker.ts";
 import { createSql } from "../lib/db/client.ts";
 import { TAIL_START, tailAgentEvents } from "../lib/events/store.ts";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { signWebhookBody } from "../lib/webhooks/inbound/signature.ts";
 import { benchDatabase, envNumber } from "./bench-database.ts";
 

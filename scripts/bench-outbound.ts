@@ -22,7 +22,7 @@ import { createAgent } from "../lib/agents/keys.ts";
 import { deriveKey } from "../lib/crypto/seal.ts";
 import type { Sql } from "../lib/db/client.ts";
 import { insertAgentEvents, type NewAgentEvent } from "../lib/events/store.ts";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { createSubscription } from "../lib/webhooks/outbound/subscriptions.ts";
 import { outboundTiming } from "../lib/webhooks/outbound/timing.ts";
 import { benchDatabase, envNumber } from "./bench-database.ts";

@@ -28,9 +28,9 @@ import type postgres from "postgres";
 import { WebSocketServer } from "ws";
 import { createSql, type Sql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
-import { freePort } from "../lib/net.ts";
-import { startEmbeddedPostgres } from "../lib/postgres/embedded.ts";
-import { residentBytes } from "../lib/process-memory.ts";
+import { freePort } from "../lib/local/net.ts";
+import { startEmbeddedPostgres } from "../lib/local/postgres/embedded.ts";
+import { residentBytes } from "../lib/local/process-memory.ts";
 import { treeCpuSeconds } from "./bench-indexer-probes.ts";
 import { type ClientCommand, type ClientReply, epochMs, stampedTx } from "./bench-ws-clients.ts";
 

@@ -22,7 +22,7 @@ import { startAnvil } from "../devnet/anvil.ts";
 import { deployDevnet } from "../devnet/deploy.ts";
 import { viemChain } from "../lib/chain.ts";
 import { signCreateArgs } from "../lib/create-args.ts";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 
 const anvil = await startAnvil({ port: await freePort(), blockTime: 0 });
 const dataDir = mkdtempSync(join(tmpdir(), "gas-report-"));

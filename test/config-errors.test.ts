@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../lib/net.ts";
+import { freePort } from "../lib/local/net.ts";
 import { isolatedEnv, runCli } from "./helpers/cli.ts";
 
 // Each malformed setting stops `launchpad start` before it starts anything, with one line

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
+import { embeddedPostgresUrl } from "../lib/local/postgres/embedded.ts";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
 // `launchpad reindex` on a running service: reads through the views never fail and never see

@@ -1,4 +1,4 @@
-import { useListenPortRange } from "../lib/net.ts";
+import { useListenPortRange } from "../lib/local/net.ts";
 
 // Each test worker draws listen ports from its own slice: two stacks booting side by side
 // would otherwise pick the same port before either binds it (a stack's ~11 ports each).

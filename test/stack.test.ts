@@ -9,9 +9,9 @@ import { devnetAccounts } from "../devnet/accounts.ts";
 import { DEVNET_MNEMONIC } from "../devnet/anvil.ts";
 import { type DeploymentRecord, readDeploymentRecord } from "../devnet/record.ts";
 import { signCreateArgs } from "../lib/create-args.ts";
+import { processRuns } from "../lib/local/pidfile.ts";
+import { embeddedPostgresUrl } from "../lib/local/postgres/embedded.ts";
 import { pairAddress } from "../lib/pair.ts";
-import { processRuns } from "../lib/pidfile.ts";
-import { embeddedPostgresUrl } from "../lib/postgres/embedded.ts";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "./helpers/cli.ts";
 
 // These tests boot the whole service as a user would (`launchpad start`), in a temp data dir

@@ -3,7 +3,7 @@ import { mnemonicToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_MNEMONIC, type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { type TestApp, testApp } from "../testing/app.ts";
 import { startTestDatabase, type TestDatabase } from "../testing/postgres.ts";
 

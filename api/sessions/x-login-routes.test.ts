@@ -7,7 +7,7 @@ import { serve } from "@hono/node-server";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createXStandIn } from "../../devnet/stand-ins/x/server.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { createXClient } from "../../services/x/client.ts";
 import { createApp } from "../app.ts";
 import { startServer } from "../server.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../lib/indexer/deployment.ts";
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { loadServiceConfig } from "../config.ts";
 import { CLI_LIMITS } from "../limits.ts";
 

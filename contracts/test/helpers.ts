@@ -21,7 +21,7 @@ import { deployDevnet } from "../../devnet/deploy.ts";
 import { minedReceipt } from "../../devnet/mined-receipt.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
 import { viemChain } from "../../lib/chain.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 
 export type TestChain = {
   anvil: StartAnvilReturnType;

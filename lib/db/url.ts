@@ -1,5 +1,5 @@
 import { type Config, ConfigError } from "../config.ts";
-import { embeddedPostgresRuns, embeddedPostgresUrl } from "../postgres/embedded.ts";
+import { embeddedPostgresRuns, embeddedPostgresUrl } from "../local/postgres/embedded.ts";
 
 /**
  * The database a role connects to: DATABASE_URL when set, else the embedded Postgres that

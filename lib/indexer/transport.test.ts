@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { createPublicClient, HttpRequestError, TimeoutError } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../net.ts";
+import { freePort } from "../local/net.ts";
 import { indexerTransport } from "./transport.ts";
 
 // A node that accepts the connection and never answers (anvil under SIGSTOP looks like this).

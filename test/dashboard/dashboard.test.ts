@@ -17,7 +17,7 @@ import { responseChecker } from "../../api/testing/openapi.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { createChainReader } from "../../lib/agents/chain-reader.ts";
 import { takeNavSnapshots } from "../../lib/agents/nav.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { signWebhookBody } from "../../lib/webhooks/inbound/signature.ts";
 import { isolatedEnv, runCli, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
 import { ROOT } from "../helpers/cli.ts";
 
 // postgres.js 3.4.9 dies of a write to a connection whose backend ended (upstream #1066, #1154,

@@ -14,12 +14,12 @@ import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
 import { createFourMemeApp } from "../../devnet/stand-ins/four-meme/server.ts";
 import { createStewardApp } from "../../devnet/stand-ins/steward/server.ts";
 import { MAINNET } from "../../lib/config.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { freeListenPort } from "../../lib/net.ts";
+import { freeListenPort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
+import { createLogger } from "../../lib/logger.ts";
 import { type BareBsc, startBareBsc } from "../helpers/bare-bsc.ts";
 import { cleanEnv, ROOT, runCli, waitFor } from "../helpers/cli.ts";
 import { bearer, createAgentCli, launch, launchBody } from "../helpers/launch.ts";

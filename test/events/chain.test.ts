@@ -10,11 +10,11 @@ import { CHAIN_SOURCE, readChainEvents } from "../../jobs/events/chain-rows.ts";
 import { projectChainEvents } from "../../jobs/events/projector.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
 import { type PonderRun, startPonder } from "../helpers/ponder.ts";
 import { type RunScenarioReturnType, runScenario } from "../helpers/scenario.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
 import { parseScaled } from "../../jobs/events/rollup.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { cleanEnv, ROOT, waitFor } from "../helpers/cli.ts";
 import { makeDeliveries, sendAll } from "./producer.ts";
 

@@ -4,7 +4,7 @@ import { pairInitCodeHash } from "../../contracts/external.ts";
 import { type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import { deployOutsideContracts, type OutsideContracts } from "../../devnet/deploy.ts";
 import { MAINNET } from "../../lib/config.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 
 /** Safe 1.4.1's MultiSendCallOnly on BSC (CHAIN.md); the service reads no variable for it. */
 const BSC_MULTISEND_CALL_ONLY = "0x9641d764fc13c8b624c04430c7356c1c7c8102e2";

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freeListenPort } from "../../lib/net.ts";
-import { processRuns } from "../../lib/pidfile.ts";
+import { freeListenPort } from "../../lib/local/net.ts";
+import { processRuns } from "../../lib/local/pidfile.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "launchpad.js");

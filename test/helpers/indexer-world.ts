@@ -6,11 +6,11 @@ import { createPublicClient, http, type PublicClient } from "viem";
 import { type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import { deployDevnet } from "../../devnet/deploy.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
 import { type PonderRun, startPonder } from "./ponder.ts";
 
 /** One devnet (automine anvil, contracts deployed) and one embedded Postgres for Ponder runs. */

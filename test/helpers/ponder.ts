@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { devnetEnv } from "../../devnet/config.ts";
 import { loadConfig } from "../../lib/config.ts";
 import { pipeLines } from "../../lib/lines.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { ROOT } from "./cli.ts";
 
 /** Ponder's CLI entry (ponder exports only its ESM index; the CLI sits beside it). */

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { callerOf, judgeGetLogs, type ProviderProfile } from "./rpc-provider.ts";
 
 /** What a provider-profile proxy saw: calls answered by caller and method, and its refusals. */

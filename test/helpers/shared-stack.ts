@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
-import { freeListenPort } from "../../lib/net.ts";
+import { freeListenPort } from "../../lib/local/net.ts";
 import { isolatedEnv, type Stack, startStack } from "./cli.ts";
 import { launchEnv } from "./launch.ts";
 

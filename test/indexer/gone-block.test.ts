@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartAnvilReturnType, startAnvil } from "../../devnet/anvil.ts";
 import { blockIsGone } from "../../lib/indexer/sync-gaps.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 
 // Whether a block Ponder asks for is gone, told against a real anvil that dropped one.
 

@@ -4,7 +4,7 @@ import type { PublicClient } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
 import { readDeploymentRecord } from "../../devnet/record.ts";
 import { runStoryline } from "../../devnet/storyline/run.ts";
-import { processRuns } from "../../lib/pidfile.ts";
+import { processRuns } from "../../lib/local/pidfile.ts";
 import { isolatedEnv, type Stack, startStack, waitFor } from "../helpers/cli.ts";
 import { chainClient, launchEnv, nextIp, stackSql } from "../helpers/launch.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";

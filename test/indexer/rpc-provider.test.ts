@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { getLogsRetryHelper } from "@ponder/utils";
 import { numberToHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { judgeGetLogs, PROVIDER_PROFILES } from "../helpers/rpc-provider.ts";
 import { type RpcProxy, startRpcProxy } from "../helpers/rpc-proxy.ts";
 

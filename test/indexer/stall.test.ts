@@ -13,12 +13,12 @@ import { migrate } from "../../lib/db/migrate.ts";
 import { startHeartbeat } from "../../lib/heartbeat/instances.ts";
 import { rpcHeadNumber, startLagTracking } from "../../lib/indexer/lag.ts";
 import { INDEXER_LAG_LIMITS, INDEXER_RPC_LIMITS } from "../../lib/limits.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
+import { createLogger } from "../../lib/logger.ts";
 import { type PonderRun, startPonder } from "../helpers/ponder.ts";
 import { type RunScenarioReturnType, runScenario } from "../helpers/scenario.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";

@@ -15,7 +15,7 @@ import { startTestChain, type TestChain } from "../../contracts/test/helpers.ts"
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
 import { createFourMemeApp } from "../../devnet/stand-ins/four-meme/server.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 
 // four.meme's create flow driven as its guide (fourmeme-docs docs/create-guide.md) tells a
 // third party to run it, with a client written here from that guide alone, against the

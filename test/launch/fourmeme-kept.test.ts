@@ -15,7 +15,7 @@ import type { SagaRow } from "../../jobs/launch/row.ts";
 import { treasuryPlan } from "../../jobs/launch/steps.ts";
 import { decodeCreateArgs } from "../../lib/create-args.ts";
 import { deriveKey, type Sealed, unseal } from "../../lib/crypto/seal.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { DEFAULT_TOKEN_TERMS } from "../../lib/token-terms.ts";
 import { createFourMemeClient } from "../../services/four-meme/client.ts";
 import { createStewardClient } from "../../services/steward/client.ts";

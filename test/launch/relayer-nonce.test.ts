@@ -17,12 +17,12 @@ import { DEVNET_CHAIN_ID, type StartAnvilReturnType, startAnvil } from "../../de
 import type { SagaContext } from "../../jobs/launch/context.ts";
 import { settleRelayerTx } from "../../jobs/launch/settle-relayer-tx.ts";
 import { viemChain } from "../../lib/chain.ts";
-import { createLogger } from "../../lib/logger.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../lib/postgres/embedded.ts";
+} from "../../lib/local/postgres/embedded.ts";
+import { createLogger } from "../../lib/logger.ts";
 import { rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { sendRelayerTxs } from "../../lib/relayer/send.ts";
 

@@ -32,9 +32,9 @@ import { drainInboxBatch } from "../../jobs/events/consumer.ts";
 import { createAgent } from "../../lib/agents/keys.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
+import { startEmbeddedPostgres } from "../../lib/local/postgres/embedded.ts";
 import { activePolicy } from "../../lib/policy/store.ts";
-import { startEmbeddedPostgres } from "../../lib/postgres/embedded.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
 import { createStewardClient, type StewardClient } from "../../services/steward/client.ts";
 

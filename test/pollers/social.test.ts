@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
 import { createXStandIn } from "../../devnet/stand-ins/x/server.ts";
 import type { StartWorkerReturnType } from "../../jobs/worker.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   killInsideCommit,
   pollersEnv,

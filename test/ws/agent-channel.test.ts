@@ -8,7 +8,7 @@ import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres
 import { attachWebSocket } from "../../api/ws/bridge.ts";
 import { createSql } from "../../lib/db/client.ts";
 import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import { WsClient } from "./client.ts";
 
 // The bridge over a real Postgres and real HTTP servers, without a chain: the `agent` channel,

@@ -4,7 +4,7 @@ import { type Address, createTestClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responseChecker } from "../../api/testing/openapi.ts";
 import { readDeploymentRecord } from "../../devnet/record.ts";
-import { freePort } from "../../lib/net.ts";
+import { freePort } from "../../lib/local/net.ts";
 import {
   cleanEnv,
   isolatedEnv,

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ARBITRUM_CHAIN_ID } from "../../../lib/arbitrum.ts";
 import { viemChain } from "../../../lib/chain.ts";
 import { loadConfig } from "../../../lib/config.ts";
-import { freePort } from "../../../lib/net.ts";
+import { freePort } from "../../../lib/local/net.ts";
 import { devnetAccounts } from "../../accounts.ts";
 import {
   arbitrumEnv,

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { safeL2Abi } from "../../../abis/SafeL2.ts";
 import { safeProxyFactoryAbi } from "../../../abis/SafeProxyFactory.ts";
 import { loadExternalArtifact } from "../../../contracts/external.ts";
-import { freePort } from "../../../lib/net.ts";
+import { freePort } from "../../../lib/local/net.ts";
 import { ProtocolKit as Safe, SafeApiKit } from "../../../services/safe-tx-service/kits.ts";
 import { MultisigTransaction } from "../../../services/safe-tx-service/protocol.ts";
 import { recorded, shapeDiff } from "../../../test/contracts/shape.ts";

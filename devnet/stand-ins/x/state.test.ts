@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort } from "../../../lib/net.ts";
+import { freePort } from "../../../lib/local/net.ts";
 import { cleanEnv, ROOT } from "../../../test/helpers/cli.ts";
 
 // `launchpad x` (the role `npm start` runs) keeps its accounts and posts in

@@ -22,7 +22,7 @@ import { DEVNET_MNEMONIC, startAnvil } from "../../../devnet/anvil.ts";
 import { createStewardApp } from "../../../devnet/stand-ins/steward/server.ts";
 import { classify } from "../../../jobs/launch/errors.ts";
 import { viemChain } from "../../../lib/chain.ts";
-import { freePort } from "../../../lib/net.ts";
+import { freePort } from "../../../lib/local/net.ts";
 import { createStewardClient, stewardChainRefusal } from "../../../services/steward/client.ts";
 import { verifyStewardDelivery } from "../../../services/steward/webhooks.ts";
 

@@ -1,10 +1,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { processRuns } from "../../../lib/pidfile.ts";
+import { processRuns } from "../../../lib/local/pidfile.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../../lib/postgres/embedded.ts";
+} from "../../../lib/local/postgres/embedded.ts";
 import { isolatedEnv, type Stack, startStack, waitFor } from "../cli.ts";
 import { launchEnv } from "../launch.ts";
 import { call, newStats } from "./load.ts";

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "../../../lib/net.ts";
-import { processRuns } from "../../../lib/pidfile.ts";
+import { freePort } from "../../../lib/local/net.ts";
+import { processRuns } from "../../../lib/local/pidfile.ts";
 import {
   embeddedPostgresUrl,
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
-} from "../../../lib/postgres/embedded.ts";
+} from "../../../lib/local/postgres/embedded.ts";
 import { cleanEnv, ROOT, type Stack, waitFor } from "../cli.ts";
 import { rolePid } from "../launch.ts";
 

@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
-import { embeddedPostgresUrl } from "../../../lib/postgres/embedded.ts";
+import { embeddedPostgresUrl } from "../../../lib/local/postgres/embedded.ts";
 import { isolatedEnv, type Stack, startStack } from "../cli.ts";
 import { ADMIN_TOKEN, createAgentCli, launchEnv, nextIp, stackSql } from "../launch.ts";
 import type { Credentials } from "./cases.ts";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import postgresJs from "postgres";
-import { pipeLines } from "../lines.ts";
+import { pipeLines } from "../../lines.ts";
 import { freePort, isPortFree } from "../net.ts";
 import { killStale, processRuns } from "../pidfile.ts";
 
