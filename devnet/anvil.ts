@@ -104,10 +104,14 @@ export async function startAnvil(p: StartAnvilParameters): Promise<StartAnvilRet
     await miner?.stop();
     // Pending transactions into a block, so that the dump anvil writes on its stop holds them.
     if (p.blockTime > 0) await rpcCall(rpcUrl, "evm_mine", 10_000).catch(() => {});
+    // The head's time before the stop: a client that mines (anvil_mine) in the moment between
+    // the new anvil's RPC coming up and its clock being set gets wall-clock blocks, and the head
+    // read then would be one of those, not the chain's real time.
+    const before = await headTimestamp(rpcUrl).catch(() => 0);
     const started = Date.now();
     await killAnvil(child);
     await adoptExitDumpInChild(statePath);
-    child = await spawnAnvil(p, host, rpcUrl, true);
+    child = await spawnAnvil(p, host, rpcUrl, true, before);
     baselineRss = undefined;
     miner = p.blockTime > 0 ? startMiner(rpcUrl, p.blockTime * 1000, p.onLine) : undefined;
     p.onLine?.(
@@ -170,6 +174,8 @@ async function spawnAnvil(
   host: string,
   rpcUrl: string,
   load: boolean,
+  /** A time (s) the loaded chain's next blocks must come after, besides its head's. */
+  notBefore = 0,
 ): Promise<ChildProcess> {
   const args = [
     "--host",
@@ -217,7 +223,7 @@ async function spawnAnvil(
     ),
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
-  if (load) await keepTimestampsIncreasing(rpcUrl);
+  if (load) await keepTimestampsIncreasing(rpcUrl, notBefore);
   if (child.pid) p.onSpawn?.(child.pid);
   return child;
 }
@@ -229,13 +235,18 @@ async function spawnAnvil(
  * does and the indexer relies on (candles: docs/indexer.md). So the clock is moved to just past
  * the head.
  */
-async function keepTimestampsIncreasing(rpcUrl: string): Promise<void> {
+async function keepTimestampsIncreasing(rpcUrl: string, notBefore: number): Promise<void> {
+  const head = Math.max(await headTimestamp(rpcUrl), notBefore);
+  const ahead = head - Math.floor(Date.now() / 1000);
+  if (ahead >= 0) await rpcCall(rpcUrl, "evm_increaseTime", 10_000, [ahead + 1]);
+}
+
+/** The newest block's timestamp (s), 0 for a chain without one. */
+async function headTimestamp(rpcUrl: string): Promise<number> {
   const head = (await rpcCall(rpcUrl, "eth_getBlockByNumber", 10_000, ["latest", false])) as {
     timestamp: Hex;
   } | null;
-  if (!head) return;
-  const ahead = Number(head.timestamp) - Math.floor(Date.now() / 1000);
-  if (ahead >= 0) await rpcCall(rpcUrl, "evm_increaseTime", 10_000, [ahead + 1]);
+  return head ? Number(head.timestamp) : 0;
 }
 
 /** SIGTERM (anvil dumps its state), SIGKILL after 10 s. */
