@@ -6,6 +6,7 @@ import {
   END,
   ledgerRows,
   ledgerTable,
+  ledgerTimes,
   provesLine,
   START,
   spliceLedger,
@@ -101,6 +102,15 @@ describe("test ledger", () => {
     // Padded as Biome formats Markdown tables: every line of the table equally long.
     const lines = table.split("\n").filter((l) => l.startsWith("|"));
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
+    // The sequencer reads the times back from the written ledger (files that never ran: none).
+    expect(ledgerTimes(spliceLedger("# Tests\n", table))).toEqual(
+      new Map([
+        ["a/one.test.ts", 2.5],
+        ["test/s/x.suite.ts", 5],
+        ["test/shared.test.ts", 9],
+      ]),
+    );
+    expect(ledgerTimes(table).size).toBe(0); // no markers: not a ledger
   });
 
   it("replaces only the part between the markers, and adds them once", () => {

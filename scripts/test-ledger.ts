@@ -164,6 +164,22 @@ export function ledgerTable(rows: Row[], runAt?: Date, reports = 1): string {
   return out.join("\n");
 }
 
+/**
+ * The times of the last run, read back from the ledger's table (`docs/testing.md`): the
+ * sequencer starts the longest files first from them, on a clean clone that has no vitest cache.
+ */
+export function ledgerTimes(doc: string): Map<string, number> {
+  const times = new Map<string, number>();
+  const a = doc.indexOf(START);
+  const b = doc.indexOf(END);
+  if (a < 0 || b < a) return times;
+  for (const line of doc.slice(a, b).split("\n")) {
+    const m = /^\| `([^`]+)`.*\| ([\d.]+) +\|$/.exec(line);
+    if (m?.[1] && m[2]) times.set(m[1], Number(m[2]));
+  }
+  return times;
+}
+
 /** One report of several: per file, the last report that ran it; the latest start time. */
 export function mergeReports(reports: Report[]): Report {
   const files = new Map<string, FileResult>();

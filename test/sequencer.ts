@@ -1,27 +1,35 @@
 import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { ledgerTimes } from "../scripts/test-ledger.ts";
 
 /**
- * Files that boot a whole stack (supervisor, Postgres, two chains, every role) run for minutes;
- * on a clean clone vitest has no durations and starts the largest files first, so a long stack
- * file could start last and run alone at the end. These start first, and before them the few
- * that run for five minutes or more and say so (`sequencer: first`).
+ * Longest first, from the times of the last run in the ledger (docs/testing.md): a clean clone
+ * has no vitest cache, and a long file started last runs alone at the end while the other
+ * workers idle. A file the ledger has no time for is guessed from what it starts: a whole
+ * stack (`startStack(`, `runChaos(`) for a minute, five with `sequencer: first`, else a second.
  */
 const STACK = /startStack\(|runChaos\(/;
 const LONGEST = /sequencer: first/;
+const ROOT = join(import.meta.dirname, "..");
 
-export class StacksFirstSequencer extends BaseSequencer {
+export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const weight = new Map<TestSpecification, number>();
+    const times = ledgerTimes(readFileSync(join(ROOT, "docs", "testing.md"), "utf8"));
+    const seconds = new Map<TestSpecification, number>();
     for (const f of sorted) {
-      const text = readFileSync(f.moduleId, "utf8");
-      weight.set(f, LONGEST.test(text) ? 2 : STACK.test(text) ? 1 : 0);
+      const known = times.get(relative(ROOT, f.moduleId));
+      if (known !== undefined) seconds.set(f, known);
+      else {
+        const text = readFileSync(f.moduleId, "utf8");
+        seconds.set(f, LONGEST.test(text) ? 300 : STACK.test(text) ? 60 : 1);
+      }
     }
-    // Stable: within each group the base order (known durations, else size) holds.
+    // Stable: equal times keep the base order.
     return sorted
       .map((f, i) => ({ f, i }))
-      .sort((a, b) => (weight.get(b.f) ?? 0) - (weight.get(a.f) ?? 0) || a.i - b.i)
+      .sort((a, b) => (seconds.get(b.f) ?? 0) - (seconds.get(a.f) ?? 0) || a.i - b.i)
       .map(({ f }) => f);
   }
 }
