@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { LongestFirstSequencer } from "./test/sequencer.ts";
+import { StacksFirstSequencer } from "./test/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -9,9 +9,9 @@ export default defineConfig({
     // 2-core CI machine from running too many stacks at once.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    maxWorkers: 3,
+    maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-ports.ts"],
-    sequence: { sequencer: LongestFirstSequencer },
+    sequence: { sequencer: StacksFirstSequencer },
   },
 });
