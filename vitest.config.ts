@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { StacksFirstSequencer } from "./test/sequencer.ts";
+import { LongestFirstSequencer } from "./test/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -12,6 +12,6 @@ export default defineConfig({
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/setup-ports.ts"],
-    sequence: { sequencer: StacksFirstSequencer },
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
