@@ -27,9 +27,9 @@ describe("a stop and start carries on", () => {
     const env = launchEnv(await isolatedEnv(), {
       LOG_LEVEL: "warn",
       // The devnet restarts anvil from its state file once a dump sheds this much (16 MB in
-      // use): ~1,700 empty blocks since anvil started reach it (1.66 KB each as JSON, the last
+      // use): ~1,100 empty blocks since anvil started reach it (1.66 KB each as JSON, the last
       // 512 kept), which the burst does and the earlier phases (on either chain) do not.
-      LAUNCHPAD_TEST_ANVIL_SHED_BYTES: "2000000",
+      LAUNCHPAD_TEST_ANVIL_SHED_BYTES: "1000000",
     });
     const dataDir = env.LAUNCHPAD_DATA_DIR as string;
     const bsc = `http://127.0.0.1:${env.DEVNET_PORT}`;
@@ -219,8 +219,9 @@ describe("a stop and start carries on", () => {
 
     // (c) Thousands of empty blocks in a burst; the devnet restarts anvil under it (a call cut
     // by the restart is refused and sent again, as a client would); the index catches up.
-    // At least 2,000 blocks, and on until the devnet has restarted anvil under the burst (its
-    // dump-size trigger, lowered above, fires after ~1,700 empty blocks; 6,000 at most).
+    // At least 1,200 blocks (more than the 512 a restored chain keeps), and on until the devnet
+    // has restarted anvil under the burst (its dump-size trigger, lowered above, fires after
+    // ~1,100 empty blocks; 6,000 at most).
     const start = await head(bsc);
     const anvilRestarts = () =>
       (stack as Stack).output().match(/restarted anvil from the state file/g)?.length ?? 0;
@@ -232,7 +233,7 @@ describe("a stop and start carries on", () => {
       for (const until = Date.now() + 30_000; anvilRestarts() === seen && Date.now() < until; )
         await new Promise((r) => setTimeout(r, 100));
     };
-    for (let at = start; at - start < 2_000 || (!restarted() && at - start < 6_000); ) {
+    for (let at = start; at - start < 1_200 || (!restarted() && at - start < 6_000); ) {
       const seen = anvilRestarts();
       try {
         await mine(bsc, 250);
