@@ -77,8 +77,11 @@ export const LAUNCH_LIMITS = {
   prepareGasPriceHeadroom: 2n,
   /** Agents whose wallet the worker prepares per sweep (the oldest unprepared first). */
   prepareBatch: 4,
-  /** A worker holds a wallet's preparation this long (seconds) before another may resume it. */
-  prepareLeaseSeconds: 15,
+  /**
+   * A worker holds a wallet's preparation this long (seconds) per heartbeat (`heartbeatMs`), as
+   * it holds a saga; a crashed worker's preparation is resumed by another after it.
+   */
+  prepareLeaseSeconds: 5,
   /**
    * How long a four.meme login (access token) is used after it was obtained. four.meme publishes
    * no lifetime (its create guide, docs/upstreams.md); third-party clients assume a day or more.

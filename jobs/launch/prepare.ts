@@ -87,6 +87,21 @@ async function prepareWallet(ctx: SagaContext, agentId: string): Promise<boolean
         and (launch_wallets.lease_until is null or launch_wallets.lease_until < now())
     returning agent_id, wallet_id, wallet_address, fund_tx`;
   if (!row) return false;
+  // Held while it runs, as a saga's lease is: a crashed worker's preparation lapses within one
+  // lease, and a slow funding receipt does not hand a live one to another worker.
+  const heartbeat = setInterval(() => {
+    sql`update app.launch_wallets set lease_until = now() + make_interval(secs => ${lease})
+      where agent_id = ${agentId} and status = 'preparing'`.catch(() => {});
+  }, LAUNCH_LIMITS.heartbeatMs);
+  try {
+    return await provisionAndFund(ctx, agentId, row);
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function provisionAndFund(ctx: SagaContext, agentId: string, row: PrepRow): Promise<true> {
+  const { sql } = ctx;
   const kill = (step: string) =>
     maybeKill({ points: ctx.killPoints, dataDir: ctx.dataDir, agentId, step });
   if (!row.wallet_id) {
