@@ -4,24 +4,20 @@ import type { DashboardAgent } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AgentParams,
   atIndexedBlock,
-  BoolQuery,
-  COMMON_ERRORS,
-  errorResponse,
+  dataResponses,
+  flagQuery,
   IsoTime,
-  jsonResponse,
-  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
-  okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
 import {
   AGENT_SORTS,
@@ -99,18 +95,10 @@ const listRoute = createRoute({
       status: z
         .enum(AGENT_STATUS, { error: `must be one of ${AGENT_STATUS.join(", ")}` })
         .optional(),
-      featured: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "true selects the featured agent; false every other one",
-      }),
+      featured: flagQuery("true selects the featured agent; false every other one"),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of agents", okEnvelope(atIndexedBlock(offsetList(AgentSummary)))),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of agents", atIndexedBlock(offsetList(AgentSummary))),
 });
 
 const detailRoute = createRoute({
@@ -119,11 +107,7 @@ const detailRoute = createRoute({
   tags: ["agents"],
   summary: "One agent, by its token address",
   request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("The agent", okEnvelope(AgentDetail)),
-    404: errorResponse("No agent has this token address"),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The agent", AgentDetail, AGENT_NOT_FOUND),
 });
 
 const usdOrNull = (v: string | null) => (v === null ? null : toDecString(parseDec(v)));

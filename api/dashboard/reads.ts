@@ -8,21 +8,14 @@ import { indexedHead, valueAgent } from "../../lib/agents/valuation.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import {
-  AgentParams,
-  COMMON_ERRORS,
-  errorResponse,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { AgentParams, dataResponses } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
 import { BurnRate, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
 
 const params = AgentParams;
-const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 
 const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
   createRoute({
@@ -32,11 +25,7 @@ const route = <T extends z.ZodType>(path: string, summary: string, data: T, desc
     summary,
     description,
     request: { params },
-    responses: {
-      200: jsonResponse(summary, okEnvelope(data)),
-      ...NOT_FOUND,
-      ...COMMON_ERRORS,
-    },
+    responses: dataResponses(summary, data, AGENT_NOT_FOUND),
   });
 
 const holdingsRoute = route(
@@ -67,20 +56,15 @@ const navRoute = createRoute({
         .openapi({ type: "string", enum: [...NAV_RANGES] }),
     }),
   },
-  responses: {
-    200: jsonResponse(
-      "The NAV series",
-      okEnvelope(
-        z.object({
-          interval: z.enum(NAV_INTERVALS),
-          range: z.enum(NAV_RANGES),
-          points: z.array(NavPoint),
-        }),
-      ),
-    ),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses(
+    "The NAV series",
+    z.object({
+      interval: z.enum(NAV_INTERVALS),
+      range: z.enum(NAV_RANGES),
+      points: z.array(NavPoint),
+    }),
+    AGENT_NOT_FOUND,
+  ),
 });
 const burnRoute = route(
   "/burn-rate",

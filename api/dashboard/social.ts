@@ -5,19 +5,12 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import {
-  AgentParams,
-  COMMON_ERRORS,
-  errorResponse,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { AgentParams, dataResponses } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { FollowerPoint, SocialStats } from "./schemas.ts";
 
-const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 const WINDOWS = ["1d", "7d", "30d", "all"] as const;
 const WINDOW_HOURS = { "1d": 24, "7d": 168, "30d": 720, all: null } as const;
 const HOUR_MS = 3_600_000;
@@ -30,11 +23,7 @@ const statsRoute = createRoute({
   description:
     "Newest post first. Each post's `engagement` is X's `public_metrics` (likes, replies, reposts, quotes, impressions) as of the poller's last read of it (`countedAt`); the poller re-reads the newest page of posts every poll.",
   request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("Follower count and recent posts", okEnvelope(SocialStats)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("Follower count and recent posts", SocialStats, AGENT_NOT_FOUND),
 });
 
 const followersRoute = createRoute({
@@ -52,14 +41,11 @@ const followersRoute = createRoute({
         .openapi({ type: "string", enum: [...WINDOWS] }),
     }),
   },
-  responses: {
-    200: jsonResponse(
-      "The follower series",
-      okEnvelope(z.object({ window: z.enum(WINDOWS), points: z.array(FollowerPoint) })),
-    ),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses(
+    "The follower series",
+    z.object({ window: z.enum(WINDOWS), points: z.array(FollowerPoint) }),
+    AGENT_NOT_FOUND,
+  ),
 });
 
 type CachedPost = { id: string; text: string; createdAt: string | null; url: string };

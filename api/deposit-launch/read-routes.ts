@@ -9,13 +9,11 @@ import {
   Address,
   AddressInput,
   atIndexedBlock,
-  COMMON_ERRORS,
+  dataResponses,
   errorResponse,
   IsoTime,
-  jsonResponse,
   OffsetQuery,
   offsetList,
-  okEnvelope,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
@@ -88,10 +86,7 @@ const listRoute = createRoute({
       creator: AddressInput.optional(),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(Launch)))),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("A page of launches", atIndexedBlock(offsetList(Launch))),
 });
 
 const detailRoute = createRoute({
@@ -100,11 +95,9 @@ const detailRoute = createRoute({
   tags: ["launches"],
   summary: "One launch",
   request: { params: z.object({ id: LaunchId }) },
-  responses: {
-    200: jsonResponse("The launch", okEnvelope(Launch)),
+  responses: dataResponses("The launch", Launch, {
     404: errorResponse("No such launch is indexed"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 const depositorsRoute = createRoute({
@@ -113,11 +106,9 @@ const depositorsRoute = createRoute({
   tags: ["launches"],
   summary: "Depositors of a launch, largest principal first",
   request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
-  responses: {
-    200: jsonResponse("A page of depositors", okEnvelope(atIndexedBlock(offsetList(Depositor)))),
+  responses: dataResponses("A page of depositors", atIndexedBlock(offsetList(Depositor)), {
     404: errorResponse("No such launch is indexed"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 const userRoute = createRoute({
@@ -128,10 +119,7 @@ const userRoute = createRoute({
   description:
     "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
   request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
-  responses: {
-    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(UserLaunch)))),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("A page of launches", atIndexedBlock(offsetList(UserLaunch))),
 });
 
 type Row = Record<string, string | number | bigint | null>;

@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import {
-  COMMON_ERRORS,
+  dataResponses,
   errorResponse,
   jsonBody,
   jsonResponse,
@@ -83,11 +83,9 @@ const routes = (d: LaunchWriteDeps) => ({
       params: z.object({ id: LaunchId }),
       body: jsonBody(PreviewBody),
     },
-    responses: {
-      200: jsonResponse("The simulation", okEnvelope(LaunchPreview)),
+    responses: dataResponses("The simulation", LaunchPreview, {
       404: errorResponse("not_found: no such launch on the factory"),
-      ...COMMON_ERRORS,
-    },
+    }),
   }),
   mine: createRoute({
     method: "get",
@@ -97,14 +95,9 @@ const routes = (d: LaunchWriteDeps) => ({
     security: [{ siweSession: [] }],
     middleware: [requireSession({ sql: d.sql, kind: "siwe" })] as const,
     request: { query: OffsetQuery },
-    responses: {
-      200: jsonResponse(
-        "A page of deposits, newest launch first",
-        okEnvelope(offsetList(MyDeposit)),
-      ),
+    responses: dataResponses("A page of deposits, newest launch first", offsetList(MyDeposit), {
       401: errorResponse("not_authenticated: no live SIWE session cookie"),
-      ...COMMON_ERRORS,
-    },
+    }),
   }),
 });
 

@@ -2,18 +2,9 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
-import {
-  Address,
-  atIndexedBlock,
-  COMMON_ERRORS,
-  CursorQuery,
-  cursorList,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { Address, atIndexedBlock, CursorQuery, cursorList } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { Trade, toTrade, tradePage } from "./trades.ts";
 
@@ -41,11 +32,7 @@ const route = createRoute({
       }),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(MarketTrade)))),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of trades", atIndexedBlock(cursorList(MarketTrade))),
 });
 
 type Row = Record<string, string | number>;

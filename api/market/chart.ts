@@ -4,19 +4,15 @@ import { type Bar, INTERVAL_SECONDS, INTERVALS } from "../../lib/market/candles.
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
-import { sendCached } from "../http/read-cache.ts";
+import { cachedResponses, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
-  BoolQuery,
-  COMMON_ERRORS,
   errorResponse,
+  flagQuery,
   IsoTime,
   intQuery,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
@@ -84,11 +80,7 @@ const chartRoute = createRoute({
         .enum(["bnb", "usd"], { error: "must be bnb or usd" })
         .default("bnb")
         .openapi({ description: "Prices in BNB wei per token, or in USD per token" }),
-      fill: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "Fill empty buckets with the previous close and zero volume",
-      }),
+      fill: flagQuery("Fill empty buckets with the previous close and zero volume"),
       from: TimeQuery.optional().openapi({ description: "first bucket start (inclusive)" }),
       to: TimeQuery.optional().openapi({ description: "last bucket start (inclusive)" }),
       limit: intQuery({
@@ -99,12 +91,9 @@ const chartRoute = createRoute({
       }),
     }),
   },
-  responses: {
-    200: jsonResponse("Candles", okEnvelope(ChartData)),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("Candles", ChartData, {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 /** A bar as the chart's JSON: integers as decimal strings, USD prices as decimals. */

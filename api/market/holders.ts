@@ -3,24 +3,19 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { pageOf } from "../http/cursor.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
   atIndexedBlock,
-  BoolQuery,
-  COMMON_ERRORS,
   cursorList,
   errorResponse,
-  intQuery,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
+  flagQuery,
+  pageLimit,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import { PAGINATION } from "../limits.ts";
 
 export const Holder = z
   .object({
@@ -49,26 +44,14 @@ const route = createRoute({
   request: {
     params: z.object({ address: AddressInput }),
     query: z.object({
-      limit: intQuery({
-        min: 1,
-        max: PAGINATION.maxLimit,
-        default: PAGINATION.defaultLimit,
-        description: `holders per page, 1-${PAGINATION.maxLimit}`,
-      }),
+      limit: pageLimit("holders"),
       cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
-      market: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "false leaves out accounts that hold for the market (default true)",
-      }),
+      market: flagQuery("false leaves out accounts that hold for the market (default true)"),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of holders", okEnvelope(atIndexedBlock(cursorList(Holder)))),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("A page of holders", atIndexedBlock(cursorList(Holder)), {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 function decode(cursor: string): { b: string; a: string } {

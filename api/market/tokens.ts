@@ -1,18 +1,14 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
-  COMMON_ERRORS,
   errorResponse,
   IndexedBlockField,
-  jsonResponse,
-  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
-  okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
@@ -75,11 +71,7 @@ const listRoute = createRoute({
       cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of tokens", TokenList),
 });
 
 const detailRoute = createRoute({
@@ -88,12 +80,9 @@ const detailRoute = createRoute({
   tags: ["tokens"],
   summary: "One token: prices in BNB and USD, 24-hour figures, liquidity, curve progress, agent",
   request: { params: z.object({ address: AddressInput }) },
-  responses: {
-    200: jsonResponse("The token", okEnvelope(Token)),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("The token", Token, {
     404: errorResponse("Not a token of the service, or not indexed yet"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 type Keyset = TokenKeyset & { s: string; o: string };

@@ -4,20 +4,16 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
   atIndexedBlock,
-  COMMON_ERRORS,
   CursorQuery,
   cursorList,
   errorResponse,
   IsoTime,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
   TxHash,
   Wei,
 } from "../http/schemas.ts";
@@ -57,12 +53,9 @@ const tradesRoute = createRoute({
     params: tokenParam,
     query: CursorQuery,
   },
-  responses: {
-    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(Trade)))),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("A page of trades", atIndexedBlock(cursorList(Trade)), {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 type Row = Record<string, string | number>;

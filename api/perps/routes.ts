@@ -6,15 +6,7 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import {
-  Address,
-  AgentParams,
-  COMMON_ERRORS,
-  errorResponse,
-  IsoTime,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { Address, AgentParams, dataResponses, errorResponse, IsoTime } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
@@ -106,11 +98,7 @@ const accountRoute = createRoute({
   description:
     "As the perps poller last read the venue (`asOf`). An agent without a perps wallet answers `status: not_connected` with every figure 0, not an error. Money is USDC as exact decimal strings.",
   request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("The perps account", okEnvelope(PerpsAccount)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The perps account", PerpsAccount, NOT_FOUND),
 });
 
 const pnlRoute = createRoute({
@@ -129,11 +117,7 @@ const pnlRoute = createRoute({
         .openapi({ type: "string", enum: [...PNL_WINDOWS] }),
     }),
   },
-  responses: {
-    200: jsonResponse("The PnL series", okEnvelope(PerpsPnl)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The PnL series", PerpsPnl, NOT_FOUND),
 });
 
 /**
