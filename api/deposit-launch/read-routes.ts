@@ -3,8 +3,7 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -228,8 +227,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     // Cached per indexed generation (the answer reads only the views), as the lists are.
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       // Deposited and withdrawn are the vault's events (the depositor row keeps their difference).
       // The user's vaults through the creator and account indexes, then each launch by its key:
       // the cost is the user's launches, not every launch (an `or` across the join scans all).
@@ -259,12 +257,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
         q,
       );
       return { ok: true as const, data: { ...data, indexedBlock: state.block } };
-    };
-    return sendCached(
-      c,
-      await readViews(() => d.reads.cache.get(c.req.url, state, read)),
-      REVALIDATE,
-    ) as never;
+    }) as never;
   });
 }
 

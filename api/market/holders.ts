@@ -2,9 +2,9 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { pageOf } from "../http/cursor.ts";
-import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { malformedCursor, pageOf } from "../http/cursor.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -15,7 +15,6 @@ import {
   pageLimit,
   Wei,
 } from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
 
 export const Holder = z
   .object({
@@ -67,10 +66,7 @@ function decode(cursor: string): { b: string; a: string } {
     typeof k.a !== "string" ||
     !/^0x[0-9a-f]{40}$/.test(k.a)
   ) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { b: k.b, a: k.a };
 }
@@ -84,8 +80,7 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decode(q.cursor);
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       const [[tok], rows] = await Promise.all([
         sql<
           { total_supply: string }[]
@@ -109,8 +104,6 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
         role: r.role as "curve" | "pair" | "vault" | "burn" | "tax" | null,
       }));
       return { ok: true as const, data: { items, nextCursor, indexedBlock: state.block } };
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }

@@ -4,10 +4,9 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
-import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import { IsoTime, Wei } from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
 import { DAY } from "./clock.ts";
 
@@ -115,8 +114,7 @@ export async function readPlatformStats(sql: Sql, schema: string) {
 export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(statsRoute, async (c) => {
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async () => {
       const r = await readPlatformStats(d.sql, schema);
       // No BSC checkpoint yet: nothing to be "as of".
       if (!r) {
@@ -146,8 +144,6 @@ export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
           indexedAt: new Date(r.now * 1000).toISOString(),
         },
       };
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }

@@ -4,8 +4,8 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
-import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
@@ -17,7 +17,6 @@ import {
   TxHash,
   Wei,
 } from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
 export const Trade = z
@@ -75,9 +74,8 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const state = await d.reads.tracker.current();
     // The row comparison walks the (token, block_number, log_index) index backwards.
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       const [, rows] = await Promise.all([
         known(address),
         sql<Row[]>`select * from ${trades} where token = ${address}
@@ -85,9 +83,7 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
       ]);
       return tradePage(rows, q.limit, state.block, toTrade);
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }
 

@@ -9,8 +9,7 @@ import {
 } from "../../../lib/webhooks/outbound/deliveries.ts";
 import { getSubscription } from "../../../lib/webhooks/outbound/subscriptions.ts";
 import type { AppEnv } from "../../env.ts";
-import { HttpError } from "../../errors.ts";
-import { pageOf } from "../../http/cursor.ts";
+import { malformedCursor, pageOf } from "../../http/cursor.ts";
 import {
   CursorQuery,
   cursorList,
@@ -51,10 +50,7 @@ function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
     /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "",
   );
   if (!m?.[1] || !m[2]) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { createdAt: new Date(m[1]), deliveryId: m[2] };
 }
