@@ -15,6 +15,7 @@ import {
   IsoTime,
   OffsetQuery,
   offsetList,
+  oneOf,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
@@ -81,20 +82,15 @@ const listRoute = createRoute({
     "Only agents that have a token address are listed. `status` is `pending` until the indexer has the token, then `active`, `graduated` once it trades on the DEX; `failed` launches keep that status.",
   request: {
     query: OffsetQuery.extend({
-      sort: z
-        .enum(AGENT_SORTS, { error: `must be one of ${AGENT_SORTS.join(", ")}` })
-        .default("launchedAt")
-        .openapi({
-          description:
-            "`launchedAt` (newest first when desc), `age` (oldest first when desc), `name`, `ticker`, `treasuryUsd`, `monthlyBurnUsd`, `runwayDays`. Agents without the figure come last in either order; ties by agentId.",
-        }),
+      sort: oneOf(AGENT_SORTS).default("launchedAt").openapi({
+        description:
+          "`launchedAt` (newest first when desc), `age` (oldest first when desc), `name`, `ticker`, `treasuryUsd`, `monthlyBurnUsd`, `runwayDays`. Agents without the figure come last in either order; ties by agentId.",
+      }),
       order: z
         .enum(["desc", "asc"], { error: "must be desc or asc" })
         .default("desc")
         .openapi({ description: "desc (largest, newest or oldest for `age`) or asc" }),
-      status: z
-        .enum(AGENT_STATUS, { error: `must be one of ${AGENT_STATUS.join(", ")}` })
-        .optional(),
+      status: oneOf(AGENT_STATUS).optional(),
       featured: flagQuery("true selects the featured agent; false every other one"),
     }),
   },

@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import { AgentParams, dataResponses } from "../http/schemas.ts";
+import { AgentParams, dataResponses, oneOf } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
@@ -35,8 +35,7 @@ const followersRoute = createRoute({
   request: {
     params: AgentParams,
     query: z.object({
-      window: z
-        .enum(WINDOWS, { error: `must be one of ${WINDOWS.join(", ")}` })
+      window: oneOf(WINDOWS)
         .default("7d")
         .openapi({ type: "string", enum: [...WINDOWS] }),
     }),

@@ -7,16 +7,19 @@ import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  AddressParams,
   atIndexedBlock,
   dataResponses,
   errorResponse,
   IsoTime,
   OffsetQuery,
   offsetList,
+  oneOf,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { depositPosition, PositionFields, type PositionRow } from "./position.ts";
+import { LaunchParams } from "./schema.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
 
@@ -64,12 +67,6 @@ export const UserLaunch = Launch.extend({
   ...PositionFields,
 }).openapi("UserLaunch");
 
-const LaunchId = z
-  .string()
-  .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
-  .transform((v) => v.toLowerCase())
-  .openapi({ description: "The launch id, or its vault address", example: "1" });
-
 const listRoute = createRoute({
   method: "get",
   path: "/v2/launches",
@@ -77,7 +74,7 @@ const listRoute = createRoute({
   summary: "Deposit-based launches, newest first",
   request: {
     query: OffsetQuery.extend({
-      status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(", ")}` }).optional(),
+      status: oneOf(STATUSES).optional(),
       tier: z
         .string()
         .regex(/^[0-9]{1,9}$/, "must be a tier number")
@@ -93,7 +90,7 @@ const detailRoute = createRoute({
   path: "/v2/launches/{id}",
   tags: ["launches"],
   summary: "One launch",
-  request: { params: z.object({ id: LaunchId }) },
+  request: { params: LaunchParams },
   responses: dataResponses("The launch", Launch, {
     404: errorResponse("No such launch is indexed"),
   }),
@@ -104,7 +101,7 @@ const depositorsRoute = createRoute({
   path: "/v2/launches/{id}/depositors",
   tags: ["launches"],
   summary: "Depositors of a launch, largest principal first",
-  request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
+  request: { params: LaunchParams, query: OffsetQuery },
   responses: dataResponses("A page of depositors", atIndexedBlock(offsetList(Depositor)), {
     404: errorResponse("No such launch is indexed"),
   }),
@@ -117,7 +114,7 @@ const userRoute = createRoute({
   summary: "Launches a user created or deposited into, newest first, with the user's position",
   description:
     "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
-  request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
+  request: { params: AddressParams, query: OffsetQuery },
   responses: dataResponses("A page of launches", atIndexedBlock(offsetList(UserLaunch))),
 });
 

@@ -36,6 +36,9 @@ export const AddressInput = z
   .transform((a) => a.toLowerCase() as `0x${string}`)
   .openapi({ pattern: ADDRESS_PATTERN, example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
 
+/** The `address` path parameter of `/tokens/{address}/...` and `/v2/users/{address}/...`. */
+export const AddressParams = z.object({ address: AddressInput });
+
 /**
  * The `agent` path parameter of every `/v2/agents/{agent}/...` route: one name, one
  * description. `middleware/agent-path` resolves it to the agent's record.
@@ -95,6 +98,11 @@ export const OffsetQuery = z.object({
     description: "items to skip",
   }),
 });
+
+/** One of `values`, refused with the list of them. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
+}
 
 /** A query flag given as `true` or `false`. */
 export const BoolQuery = z

@@ -8,11 +8,12 @@ import { cachedResponses, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AddressParams,
   errorResponse,
   flagQuery,
   IsoTime,
   intQuery,
+  oneOf,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
@@ -73,9 +74,9 @@ const chartRoute = createRoute({
   description:
     "Oldest first. Without `fill`, only buckets with a trade (a gap means no trade); with `fill=true`, empty buckets carry the previous close with zero volume, up to `to` or the open bucket. With more candles in [from, to] than `limit`, the latest `limit` are returned; page back with `to` = the first item's time minus one second. Ranges that end before the open bucket never change: they carry a strong `ETag` and `Cache-Control: max-age=86400`; others `max-age=5`. Send `If-None-Match` for a 304.",
   request: {
-    params: z.object({ address: AddressInput }),
+    params: AddressParams,
     query: z.object({
-      interval: z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(", ")}` }),
+      interval: oneOf(INTERVALS),
       currency: z
         .enum(["bnb", "usd"], { error: "must be bnb or usd" })
         .default("bnb")

@@ -7,7 +7,7 @@ import { cachedResponses } from "../http/read-cache.ts";
 import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AddressParams,
   atIndexedBlock,
   cursorList,
   errorResponse,
@@ -41,7 +41,7 @@ const route = createRoute({
   description:
     "Cursor pages over (balance, account), both descending. Balances move with trades, so a holder whose balance changes between pages can appear twice or not at all; each page is exact as of its read.",
   request: {
-    params: z.object({ address: AddressInput }),
+    params: AddressParams,
     query: z.object({
       limit: pageLimit("holders"),
       cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),

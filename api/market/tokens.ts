@@ -5,6 +5,7 @@ import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
+  AddressParams,
   errorResponse,
   IndexedBlockField,
   OffsetQuery,
@@ -79,7 +80,7 @@ const detailRoute = createRoute({
   path: "/tokens/{address}",
   tags: ["tokens"],
   summary: "One token: prices in BNB and USD, 24-hour figures, liquidity, curve progress, agent",
-  request: { params: z.object({ address: AddressInput }) },
+  request: { params: AddressParams },
   responses: cachedResponses("The token", Token, {
     404: errorResponse("Not a token of the service, or not indexed yet"),
   }),

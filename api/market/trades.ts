@@ -8,7 +8,7 @@ import { cachedResponses } from "../http/read-cache.ts";
 import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AddressParams,
   atIndexedBlock,
   CursorQuery,
   cursorList,
@@ -39,8 +39,6 @@ export const Trade = z
   })
   .openapi("Trade");
 
-const tokenParam = z.object({ address: AddressInput });
-
 const tradesRoute = createRoute({
   method: "get",
   path: "/tokens/{address}/trades",
@@ -49,7 +47,7 @@ const tradesRoute = createRoute({
   description:
     "Cursor pagination over (block, log index): pass `nextCursor` back as `cursor`. Pages stay stable while new trades arrive; `nextCursor` is null on the last page.",
   request: {
-    params: tokenParam,
+    params: AddressParams,
     query: CursorQuery,
   },
   responses: cachedResponses("A page of trades", atIndexedBlock(cursorList(Trade)), {

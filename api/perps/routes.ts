@@ -6,7 +6,14 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import { Address, AgentParams, dataResponses, errorResponse, IsoTime } from "../http/schemas.ts";
+import {
+  Address,
+  AgentParams,
+  dataResponses,
+  errorResponse,
+  IsoTime,
+  oneOf,
+} from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
@@ -111,8 +118,7 @@ const pnlRoute = createRoute({
   request: {
     params: AgentParams,
     query: z.object({
-      window: z
-        .enum(PNL_WINDOWS, { error: `must be one of ${PNL_WINDOWS.join(", ")}` })
+      window: oneOf(PNL_WINDOWS)
         .default("7d")
         .openapi({ type: "string", enum: [...PNL_WINDOWS] }),
     }),

@@ -16,6 +16,7 @@ import {
   errorResponse,
   jsonResponse,
   okEnvelope,
+  oneOf,
 } from "../../http/schemas.ts";
 import { agentOf } from "../../middleware/agent-path/index.ts";
 import {
@@ -87,9 +88,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       request: {
         params: SubParams,
         query: z.object({
-          status: z
-            .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
-            .optional(),
+          status: oneOf(DELIVERY_STATUSES).optional(),
           ...CursorQuery.shape,
         }),
       },
