@@ -13,22 +13,11 @@ import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
 import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
-import { BurnRate, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
+import { BurnRate, dashboardRead, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
 
 const params = AgentParams;
 
-const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
-  createRoute({
-    method: "get",
-    path: `/v2/agents/{agent}${path}`,
-    tags: ["dashboard"],
-    summary,
-    description,
-    request: { params },
-    responses: dataResponses(summary, data, AGENT_NOT_FOUND),
-  });
-
-const holdingsRoute = route(
+const holdingsRoute = dashboardRead(
   "/holdings",
   "Per-asset balances with USD value, by source and aggregated",
   Holdings,
@@ -66,13 +55,13 @@ const navRoute = createRoute({
     AGENT_NOT_FOUND,
   ),
 });
-const burnRoute = route(
+const burnRoute = dashboardRead(
   "/burn-rate",
   "Burn line items, monthly USD total and runway in days",
   BurnRate,
   "Fixed items as configured; usage-based items from the last 30 days of `inference.spent` events. Runway = treasury USD (all holdings) / monthly burn × 30, rounded down; null when nothing burns.",
 );
-const walletsRoute = route(
+const walletsRoute = dashboardRead(
   "/wallets",
   "Registered wallets with live balances",
   z.object({

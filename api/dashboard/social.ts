@@ -9,22 +9,19 @@ import { AgentParams, dataResponses, oneOf } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
-import { FollowerPoint, SocialStats } from "./schemas.ts";
+import { dashboardRead, FollowerPoint, SocialStats } from "./schemas.ts";
 
 const WINDOWS = ["1d", "7d", "30d", "all"] as const;
 const WINDOW_HOURS = { "1d": 24, "7d": 168, "30d": 720, all: null } as const;
 const HOUR_MS = 3_600_000;
 
-const statsRoute = createRoute({
-  method: "get",
-  path: "/v2/agents/{agent}/social-stats",
-  tags: ["dashboard"],
-  summary: "Follower count and recent posts with their engagement (cached by the social poller)",
-  description:
-    "Newest post first. Each post's `engagement` is X's `public_metrics` (likes, replies, reposts, quotes, impressions) as of the poller's last read of it (`countedAt`); the poller re-reads the newest page of posts every poll.",
-  request: { params: AgentParams },
-  responses: dataResponses("Follower count and recent posts", SocialStats, AGENT_NOT_FOUND),
-});
+const statsRoute = dashboardRead(
+  "/social-stats",
+  "Follower count and recent posts with their engagement (cached by the social poller)",
+  SocialStats,
+  "Newest post first. Each post's `engagement` is X's `public_metrics` (likes, replies, reposts, quotes, impressions) as of the poller's last read of it (`countedAt`); the poller re-reads the newest page of posts every poll.",
+  "Follower count and recent posts",
+);
 
 const followersRoute = createRoute({
   method: "get",
