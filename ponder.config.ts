@@ -1,5 +1,5 @@
 import { createConfig, factory } from "ponder";
-import { erc20Abi, getAbiItem } from "viem";
+import { type Abi, erc20Abi, getAbiItem } from "viem";
 import { aggregatorV3Abi } from "./abis/AggregatorV3.ts";
 import { identityRegistryAbi } from "./abis/IdentityRegistry.ts";
 import { launchFactoryAbi } from "./abis/LaunchFactory.ts";
@@ -38,6 +38,15 @@ const rpcConcurrency = (devnet: boolean) =>
 const registered = getAbiItem({ abi: serviceRegistryAbi, name: "ServiceTokenRegistered" });
 const launched = getAbiItem({ abi: launchFactoryAbi, name: "LaunchCreated" });
 
+/** A contract of the service on BSC, indexed from the deployment's first block. */
+const onBsc = <const A extends Abi, T>(abi: A, address: T) =>
+  ({ chain: "bsc", abi, address, startBlock }) as const;
+/** The children the ServiceRegistry names, and those each deposit launch creates. */
+const ofRegistry = (parameter: "token" | "treasury") =>
+  factory({ address: serviceRegistry, event: registered, parameter });
+const ofLaunch = (parameter: "predictedToken" | "vault" | "treasury") =>
+  factory({ address: launchFactory, event: launched, parameter });
+
 export default createConfig({
   database: {
     kind: "postgres",
@@ -71,55 +80,15 @@ export default createConfig({
     }),
   },
   contracts: {
-    ServiceRegistry: {
-      chain: "bsc",
-      abi: serviceRegistryAbi,
-      address: serviceRegistry,
-      startBlock,
-    },
-    ServiceToken: {
-      chain: "bsc",
-      abi: taxTokenAbi,
-      address: factory({ address: serviceRegistry, event: registered, parameter: "token" }),
-      startBlock,
-    },
-    ServiceTreasury: {
-      chain: "bsc",
-      abi: safeL2Abi,
-      address: factory({ address: serviceRegistry, event: registered, parameter: "treasury" }),
-      startBlock,
-    },
-    LaunchFactory: { chain: "bsc", abi: launchFactoryAbi, address: launchFactory, startBlock },
-    LaunchToken: {
-      chain: "bsc",
-      abi: taxTokenAbi,
-      address: factory({ address: launchFactory, event: launched, parameter: "predictedToken" }),
-      startBlock,
-    },
-    LaunchVault: {
-      chain: "bsc",
-      abi: launchVaultAbi,
-      address: factory({ address: launchFactory, event: launched, parameter: "vault" }),
-      startBlock,
-    },
-    LaunchTreasury: {
-      chain: "bsc",
-      abi: safeL2Abi,
-      address: factory({ address: launchFactory, event: launched, parameter: "treasury" }),
-      startBlock,
-    },
-    IdentityRegistry: {
-      chain: "bsc",
-      abi: identityRegistryAbi,
-      address: chain.contracts.identityRegistry,
-      startBlock,
-    },
-    BnbUsdFeed: {
-      chain: "bsc",
-      abi: aggregatorV3Abi,
-      address: chain.contracts.bnbUsdFeed,
-      startBlock,
-    },
+    ServiceRegistry: onBsc(serviceRegistryAbi, serviceRegistry),
+    ServiceToken: onBsc(taxTokenAbi, ofRegistry("token")),
+    ServiceTreasury: onBsc(safeL2Abi, ofRegistry("treasury")),
+    LaunchFactory: onBsc(launchFactoryAbi, launchFactory),
+    LaunchToken: onBsc(taxTokenAbi, ofLaunch("predictedToken")),
+    LaunchVault: onBsc(launchVaultAbi, ofLaunch("vault")),
+    LaunchTreasury: onBsc(safeL2Abi, ofLaunch("treasury")),
+    IdentityRegistry: onBsc(identityRegistryAbi, chain.contracts.identityRegistry),
+    BnbUsdFeed: onBsc(aggregatorV3Abi, chain.contracts.bnbUsdFeed),
     ...(arbitrum && {
       ArbitrumUsdc: {
         chain: "arbitrum",

@@ -43,6 +43,7 @@ try {
     return r;
   };
   const tm = record.contracts.tokenManager2;
+  const manager = { address: tm, abi: tokenManager2Abi } as const;
   const maxRaising = BigInt(record.params.maxRaising);
 
   const { args, signature } = await signCreateArgs({
@@ -58,8 +59,7 @@ try {
   const created = await measure(
     "createToken",
     await w.writeContract({
-      address: tm,
-      abi: tokenManager2Abi,
+      ...manager,
       functionName: "createToken",
       args: [args, signature],
       value: BigInt(record.params.launchFee),
@@ -71,8 +71,7 @@ try {
   if (!token) throw new Error("no TokenCreate");
   const buy = (funds: bigint) =>
     w.writeContract({
-      address: tm,
-      abi: tokenManager2Abi,
+      ...manager,
       functionName: "buyTokenAMAP",
       args: [token, funds, 0n],
       value: funds,
@@ -82,8 +81,7 @@ try {
   await measure(
     "buyToken",
     await w.writeContract({
-      address: tm,
-      abi: tokenManager2Abi,
+      ...manager,
       functionName: "buyToken",
       args: [token, 10n ** 24n, parseEther("1")],
       value: parseEther("1"),
@@ -101,8 +99,7 @@ try {
   await measure(
     "sellToken",
     await w.writeContract({
-      address: tm,
-      abi: tokenManager2Abi,
+      ...manager,
       functionName: "sellToken",
       args: [token, 10n ** 23n],
     }),
@@ -125,30 +122,16 @@ try {
     eventName: "LaunchCreated",
   });
   if (!ev) throw new Error("no LaunchCreated");
-  const vault = ev.args.vault;
+  const vault = { address: ev.args.vault, abi: launchVaultAbi } as const;
   await measure(
     "deposit",
-    await w.writeContract({
-      address: vault,
-      abi: launchVaultAbi,
-      functionName: "deposit",
-      value: parseEther("2"),
-    }),
+    await w.writeContract({ ...vault, functionName: "deposit", value: parseEther("2") }),
   );
   await tc.increaseTime({ seconds: 601 });
   await tc.mine({ blocks: 1 });
-  await measure(
-    "close",
-    await w.writeContract({ address: vault, abi: launchVaultAbi, functionName: "close" }),
-  );
-  await measure(
-    "executeLaunch",
-    await w.writeContract({ address: vault, abi: launchVaultAbi, functionName: "executeLaunch" }),
-  );
-  await measure(
-    "claim",
-    await w.writeContract({ address: vault, abi: launchVaultAbi, functionName: "claim" }),
-  );
+  for (const step of ["close", "executeLaunch", "claim"] as const) {
+    await measure(step, await w.writeContract({ ...vault, functionName: step }));
+  }
 
   console.log("path".padEnd(32), "gas used");
   for (const [label, gas] of rows) console.log(label.padEnd(32), gas.toString().padStart(9));

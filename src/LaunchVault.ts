@@ -62,21 +62,50 @@ async function moveDeposit(
   });
 }
 
-ponder.on("LaunchVault:Deposited", async ({ event, context }) => {
+/** A deposit or a withdrawal: the depositor's principal, the vault's total, the event. */
+async function principalMoved(
+  context: Context,
+  event: Base & { args: { depositor: Hex; amount: bigint; totalDeposited: bigint } },
+  kind: "deposited" | "withdrew",
+) {
   const vault = lower(event.log.address);
   const account = lower(event.args.depositor);
-  await moveDeposit(context, vault, account, { principal: event.args.amount });
-  await context.db.update(launch, { vault }).set({ totalDeposited: event.args.totalDeposited });
-  await record(context, event, "deposited", account, event.args.amount, event.args.totalDeposited);
-});
+  const { amount, totalDeposited } = event.args;
+  await moveDeposit(context, vault, account, {
+    principal: kind === "deposited" ? amount : -amount,
+  });
+  await context.db.update(launch, { vault }).set({ totalDeposited });
+  await record(context, event, kind, account, amount, totalDeposited);
+}
 
-ponder.on("LaunchVault:Withdrew", async ({ event, context }) => {
+/** A claim (tokens) or a refund (BNB): the depositor's running sum, the vault's, the event. */
+async function paidOut(
+  context: Context,
+  event: Base & { args: { depositor: Hex; amount: bigint } },
+  kind: "claimed" | "refunded",
+) {
   const vault = lower(event.log.address);
   const account = lower(event.args.depositor);
-  await moveDeposit(context, vault, account, { principal: -event.args.amount });
-  await context.db.update(launch, { vault }).set({ totalDeposited: event.args.totalDeposited });
-  await record(context, event, "withdrew", account, event.args.amount, event.args.totalDeposited);
-});
+  const { amount } = event.args;
+  const claim = kind === "claimed";
+  await moveDeposit(context, vault, account, claim ? { claimed: amount } : { refunded: amount });
+  await context.db
+    .update(launch, { vault })
+    .set((l) =>
+      claim
+        ? { totalClaimed: l.totalClaimed + amount }
+        : { totalRefunded: l.totalRefunded + amount },
+    );
+  await record(context, event, kind, account, amount, null);
+}
+
+ponder.on("LaunchVault:Deposited", ({ event, context }) =>
+  principalMoved(context, event, "deposited"),
+);
+
+ponder.on("LaunchVault:Withdrew", ({ event, context }) =>
+  principalMoved(context, event, "withdrew"),
+);
 
 ponder.on("LaunchVault:Closed", async ({ event, context }) => {
   const vault = lower(event.log.address);
@@ -109,15 +138,7 @@ ponder.on("LaunchVault:LaunchExecuted", async ({ event, context }) => {
   await record(context, event, "launch_executed", null, a.liquidityBnb, null);
 });
 
-ponder.on("LaunchVault:Claimed", async ({ event, context }) => {
-  const vault = lower(event.log.address);
-  const account = lower(event.args.depositor);
-  await moveDeposit(context, vault, account, { claimed: event.args.amount });
-  await context.db
-    .update(launch, { vault })
-    .set((l) => ({ totalClaimed: l.totalClaimed + event.args.amount }));
-  await record(context, event, "claimed", account, event.args.amount, null);
-});
+ponder.on("LaunchVault:Claimed", ({ event, context }) => paidOut(context, event, "claimed"));
 
 ponder.on("LaunchVault:Distributed", async ({ event, context }) => {
   await record(context, event, "distributed", null, event.args.amount, null);
@@ -131,12 +152,4 @@ ponder.on("LaunchVault:RefundEnabled", async ({ event, context }) => {
   await record(context, event, "refund_enabled", null, null, event.args.totalDeposited);
 });
 
-ponder.on("LaunchVault:Refunded", async ({ event, context }) => {
-  const vault = lower(event.log.address);
-  const account = lower(event.args.depositor);
-  await moveDeposit(context, vault, account, { refunded: event.args.amount });
-  await context.db
-    .update(launch, { vault })
-    .set((l) => ({ totalRefunded: l.totalRefunded + event.args.amount }));
-  await record(context, event, "refunded", account, event.args.amount, null);
-});
+ponder.on("LaunchVault:Refunded", ({ event, context }) => paidOut(context, event, "refunded"));

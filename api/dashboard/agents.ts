@@ -4,24 +4,21 @@ import type { DashboardAgent } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AgentParams,
   atIndexedBlock,
-  BoolQuery,
-  COMMON_ERRORS,
-  errorResponse,
+  dataResponses,
+  flagQuery,
   IsoTime,
-  jsonResponse,
-  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
-  okEnvelope,
+  oneOf,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
 import {
   AGENT_SORTS,
@@ -85,32 +82,19 @@ const listRoute = createRoute({
     "Only agents that have a token address are listed. `status` is `pending` until the indexer has the token, then `active`, `graduated` once it trades on the DEX; `failed` launches keep that status.",
   request: {
     query: OffsetQuery.extend({
-      sort: z
-        .enum(AGENT_SORTS, { error: `must be one of ${AGENT_SORTS.join(", ")}` })
-        .default("launchedAt")
-        .openapi({
-          description:
-            "`launchedAt` (newest first when desc), `age` (oldest first when desc), `name`, `ticker`, `treasuryUsd`, `monthlyBurnUsd`, `runwayDays`. Agents without the figure come last in either order; ties by agentId.",
-        }),
+      sort: oneOf(AGENT_SORTS).default("launchedAt").openapi({
+        description:
+          "`launchedAt` (newest first when desc), `age` (oldest first when desc), `name`, `ticker`, `treasuryUsd`, `monthlyBurnUsd`, `runwayDays`. Agents without the figure come last in either order; ties by agentId.",
+      }),
       order: z
         .enum(["desc", "asc"], { error: "must be desc or asc" })
         .default("desc")
         .openapi({ description: "desc (largest, newest or oldest for `age`) or asc" }),
-      status: z
-        .enum(AGENT_STATUS, { error: `must be one of ${AGENT_STATUS.join(", ")}` })
-        .optional(),
-      featured: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "true selects the featured agent; false every other one",
-      }),
+      status: oneOf(AGENT_STATUS).optional(),
+      featured: flagQuery("true selects the featured agent; false every other one"),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of agents", okEnvelope(atIndexedBlock(offsetList(AgentSummary)))),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of agents", atIndexedBlock(offsetList(AgentSummary))),
 });
 
 const detailRoute = createRoute({
@@ -119,11 +103,7 @@ const detailRoute = createRoute({
   tags: ["agents"],
   summary: "One agent, by its token address",
   request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("The agent", okEnvelope(AgentDetail)),
-    404: errorResponse("No agent has this token address"),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The agent", AgentDetail, AGENT_NOT_FOUND),
 });
 
 const usdOrNull = (v: string | null) => (v === null ? null : toDecString(parseDec(v)));

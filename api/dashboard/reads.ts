@@ -8,38 +8,16 @@ import { indexedHead, valueAgent } from "../../lib/agents/valuation.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import {
-  AgentParams,
-  COMMON_ERRORS,
-  errorResponse,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { AgentParams, dataResponses } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import type { ApiSettings } from "../settings.ts";
-import { BurnRate, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
+import { BurnRate, dashboardRead, Holdings, NavPoint, WalletWithBalances } from "./schemas.ts";
 
 const params = AgentParams;
-const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 
-const route = <T extends z.ZodType>(path: string, summary: string, data: T, description?: string) =>
-  createRoute({
-    method: "get",
-    path: `/v2/agents/{agent}${path}`,
-    tags: ["dashboard"],
-    summary,
-    description,
-    request: { params },
-    responses: {
-      200: jsonResponse(summary, okEnvelope(data)),
-      ...NOT_FOUND,
-      ...COMMON_ERRORS,
-    },
-  });
-
-const holdingsRoute = route(
+const holdingsRoute = dashboardRead(
   "/holdings",
   "Per-asset balances with USD value, by source and aggregated",
   Holdings,
@@ -67,28 +45,23 @@ const navRoute = createRoute({
         .openapi({ type: "string", enum: [...NAV_RANGES] }),
     }),
   },
-  responses: {
-    200: jsonResponse(
-      "The NAV series",
-      okEnvelope(
-        z.object({
-          interval: z.enum(NAV_INTERVALS),
-          range: z.enum(NAV_RANGES),
-          points: z.array(NavPoint),
-        }),
-      ),
-    ),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses(
+    "The NAV series",
+    z.object({
+      interval: z.enum(NAV_INTERVALS),
+      range: z.enum(NAV_RANGES),
+      points: z.array(NavPoint),
+    }),
+    AGENT_NOT_FOUND,
+  ),
 });
-const burnRoute = route(
+const burnRoute = dashboardRead(
   "/burn-rate",
   "Burn line items, monthly USD total and runway in days",
   BurnRate,
   "Fixed items as configured; usage-based items from the last 30 days of `inference.spent` events. Runway = treasury USD (all holdings) / monthly burn × 30, rounded down; null when nothing burns.",
 );
-const walletsRoute = route(
+const walletsRoute = dashboardRead(
   "/wallets",
   "Registered wallets with live balances",
   z.object({

@@ -1,4 +1,4 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { type ChainReader, createChainReader } from "../../lib/agents/chain-reader.ts";
 import { type DashboardAgent, dashboardRecords, walletInventory } from "../../lib/agents/read.ts";
 import type { Sql } from "../../lib/db/client.ts";
@@ -8,6 +8,7 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import type { ApiSettings } from "../settings.ts";
 import { registerAgents } from "./agents.ts";
 import { registerDashboardReads } from "./reads.ts";
+import type { IdentityRecord } from "./schemas.ts";
 import { registerSocialReads } from "./social.ts";
 import { registerDashboardWrites } from "./writes.ts";
 
@@ -30,31 +31,15 @@ export type DashboardDeps = {
   features?: DashboardFeatures;
 };
 
-type IdentityRow = {
-  agent_id: string;
-  owner: string;
-  agent_uri: string;
-  agent_wallet: string | null;
-  treasury: string | null;
-  metadata: Record<string, string>;
-  linked_block: string;
-};
-
+/** The agent's ERC-8004 identity as the index holds it, named as the API answers it. */
 async function identityRecord(sql: Sql, schema: string, id: string | null) {
   if (id === null) return null;
   try {
-    const [r] = await sql<IdentityRow[]>`select agent_id::text, owner, agent_uri, agent_wallet,
-        treasury, metadata, linked_block::text from ${sql(schema)}.identity where agent_id = ${id}`;
-    if (!r) return null;
-    return {
-      eip8004TokenId: r.agent_id,
-      owner: r.owner,
-      agentURI: r.agent_uri,
-      agentWallet: r.agent_wallet,
-      treasury: r.treasury,
-      metadata: r.metadata,
-      linkedBlock: r.linked_block,
-    };
+    const [r] = await sql<z.infer<typeof IdentityRecord>[]>`select
+        agent_id::text as "eip8004TokenId", owner, agent_uri as "agentURI",
+        agent_wallet as "agentWallet", treasury, metadata, linked_block::text as "linkedBlock"
+      from ${sql(schema)}.identity where agent_id = ${id}`;
+    return r ?? null;
   } catch (error) {
     if (isMissingRelation(error)) return null; // not indexed yet
     throw error;

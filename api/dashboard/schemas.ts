@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
-import { Address, AddressInput, IsoTime } from "../http/schemas.ts";
+import { createRoute, z } from "@hono/zod-openapi";
+import { Address, AddressInput, AgentParams, dataResponses, IsoTime } from "../http/schemas.ts";
+import { AGENT_NOT_FOUND } from "../middleware/agent-path/index.ts";
 
 // Schemas of the agent dashboard: request bodies and responses. Money is an exact
 // decimal string in USD; amounts are integer strings in the asset's smallest unit.
@@ -293,3 +294,24 @@ export const FollowerPoint = z
 export const WalletWithBalances = RegisteredWallet.extend({
   balances: orNull(SourceHoldings),
 }).openapi("WalletWithBalances");
+
+/**
+ * A read of one agent's dashboard, `GET /v2/agents/{agent}<path>` with agentPath's 404; `answer`
+ * describes its 200 (the summary unless given).
+ */
+export const dashboardRead = <T extends z.ZodType>(
+  path: string,
+  summary: string,
+  data: T,
+  description?: string,
+  answer = summary,
+) =>
+  createRoute({
+    method: "get",
+    path: `/v2/agents/{agent}${path}`,
+    tags: ["dashboard"],
+    summary,
+    description,
+    request: { params: AgentParams },
+    responses: dataResponses(answer, data, AGENT_NOT_FOUND),
+  });

@@ -5,37 +5,23 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import {
-  AgentParams,
-  COMMON_ERRORS,
-  errorResponse,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { AgentParams, dataResponses, oneOf } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
-import { FollowerPoint, SocialStats } from "./schemas.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { dashboardRead, FollowerPoint, SocialStats } from "./schemas.ts";
 
-const NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 const WINDOWS = ["1d", "7d", "30d", "all"] as const;
 const WINDOW_HOURS = { "1d": 24, "7d": 168, "30d": 720, all: null } as const;
 const HOUR_MS = 3_600_000;
 
-const statsRoute = createRoute({
-  method: "get",
-  path: "/v2/agents/{agent}/social-stats",
-  tags: ["dashboard"],
-  summary: "Follower count and recent posts with their engagement (cached by the social poller)",
-  description:
-    "Newest post first. Each post's `engagement` is X's `public_metrics` (likes, replies, reposts, quotes, impressions) as of the poller's last read of it (`countedAt`); the poller re-reads the newest page of posts every poll.",
-  request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("Follower count and recent posts", okEnvelope(SocialStats)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
-});
+const statsRoute = dashboardRead(
+  "/social-stats",
+  "Follower count and recent posts with their engagement (cached by the social poller)",
+  SocialStats,
+  "Newest post first. Each post's `engagement` is X's `public_metrics` (likes, replies, reposts, quotes, impressions) as of the poller's last read of it (`countedAt`); the poller re-reads the newest page of posts every poll.",
+  "Follower count and recent posts",
+);
 
 const followersRoute = createRoute({
   method: "get",
@@ -46,20 +32,16 @@ const followersRoute = createRoute({
   request: {
     params: AgentParams,
     query: z.object({
-      window: z
-        .enum(WINDOWS, { error: `must be one of ${WINDOWS.join(", ")}` })
+      window: oneOf(WINDOWS)
         .default("7d")
         .openapi({ type: "string", enum: [...WINDOWS] }),
     }),
   },
-  responses: {
-    200: jsonResponse(
-      "The follower series",
-      okEnvelope(z.object({ window: z.enum(WINDOWS), points: z.array(FollowerPoint) })),
-    ),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses(
+    "The follower series",
+    z.object({ window: z.enum(WINDOWS), points: z.array(FollowerPoint) }),
+    AGENT_NOT_FOUND,
+  ),
 });
 
 type CachedPost = { id: string; text: string; createdAt: string | null; url: string };

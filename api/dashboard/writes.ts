@@ -45,55 +45,48 @@ const WRITE_ERRORS = {
 
 /** The four writes with a body; agentOwner runs before the validators (401/403 before 400). */
 const writeRoutes = (owner: MiddlewareHandler<AgentOwnerEnv>) => {
-  const common = {
-    tags: ["dashboard"],
-    security: AGENT_KEY_SECURITY,
-    middleware: [owner] as [typeof owner],
-  };
+  const write = <
+    M extends "put" | "post",
+    P extends `/v2/agents/{agent}/${string}`,
+    B extends z.ZodType,
+    R extends Parameters<typeof createRoute>[0]["responses"],
+  >(
+    method: M,
+    path: P,
+    summary: string,
+    body: B,
+    answer: R,
+  ) =>
+    createRoute({
+      tags: ["dashboard"],
+      security: AGENT_KEY_SECURITY,
+      middleware: [owner] as [typeof owner],
+      method,
+      path,
+      summary,
+      request: { params: AgentParams, body: jsonBody(body) },
+      responses: { ...answer, ...WRITE_ERRORS },
+    });
   const summaries = {
     persona: "Create or replace the agent's persona",
     apps: "Add an app the agent shipped",
     burn: "Replace the agent's burn config (line items, in order)",
     wallets: "Register a wallet (chain, address, role)",
   };
+  const ok = <T extends z.ZodType>(summary: string, data: T) =>
+    jsonResponse(summary, okEnvelope(data));
   return {
-    persona: createRoute({
-      ...common,
-      method: "put",
-      path: "/v2/agents/{agent}/persona",
-      summary: summaries.persona,
-      request: { params: AgentParams, body: jsonBody(PersonaBody) },
-      responses: { 200: jsonResponse(summaries.persona, okEnvelope(Persona)), ...WRITE_ERRORS },
+    persona: write("put", "/v2/agents/{agent}/persona", summaries.persona, PersonaBody, {
+      200: ok(summaries.persona, Persona),
     }),
-    apps: createRoute({
-      ...common,
-      method: "post",
-      path: "/v2/agents/{agent}/apps",
-      summary: summaries.apps,
-      request: { params: AgentParams, body: jsonBody(AppBody) },
-      responses: { 201: jsonResponse(summaries.apps, okEnvelope(AgentApp)), ...WRITE_ERRORS },
+    apps: write("post", "/v2/agents/{agent}/apps", summaries.apps, AppBody, {
+      201: ok(summaries.apps, AgentApp),
     }),
-    burn: createRoute({
-      ...common,
-      method: "put",
-      path: "/v2/agents/{agent}/burn-config",
-      summary: summaries.burn,
-      request: { params: AgentParams, body: jsonBody(BurnConfigBody) },
-      responses: {
-        200: jsonResponse(summaries.burn, okEnvelope(z.object({ items: z.array(BurnItem) }))),
-        ...WRITE_ERRORS,
-      },
+    burn: write("put", "/v2/agents/{agent}/burn-config", summaries.burn, BurnConfigBody, {
+      200: ok(summaries.burn, z.object({ items: z.array(BurnItem) })),
     }),
-    wallets: createRoute({
-      ...common,
-      method: "post",
-      path: "/v2/agents/{agent}/wallets",
-      summary: summaries.wallets,
-      request: { params: AgentParams, body: jsonBody(WalletBody) },
-      responses: {
-        201: jsonResponse(summaries.wallets, okEnvelope(RegisteredWallet)),
-        ...WRITE_ERRORS,
-      },
+    wallets: write("post", "/v2/agents/{agent}/wallets", summaries.wallets, WalletBody, {
+      201: ok(summaries.wallets, RegisteredWallet),
     }),
   };
 };

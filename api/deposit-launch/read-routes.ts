@@ -3,23 +3,23 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec, decOrNull, isoFromUnix } from "../http/format.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
   AddressInput,
+  AddressParams,
   atIndexedBlock,
-  COMMON_ERRORS,
+  dataResponses,
   errorResponse,
   IsoTime,
-  jsonResponse,
   OffsetQuery,
   offsetList,
-  okEnvelope,
+  oneOf,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { depositPosition, PositionFields, type PositionRow } from "./position.ts";
+import { LaunchParams } from "./schema.ts";
 
 const STATUSES = ["open", "closed", "launched", "refund"] as const;
 
@@ -67,12 +67,6 @@ export const UserLaunch = Launch.extend({
   ...PositionFields,
 }).openapi("UserLaunch");
 
-const LaunchId = z
-  .string()
-  .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
-  .transform((v) => v.toLowerCase())
-  .openapi({ description: "The launch id, or its vault address", example: "1" });
-
 const listRoute = createRoute({
   method: "get",
   path: "/v2/launches",
@@ -80,7 +74,7 @@ const listRoute = createRoute({
   summary: "Deposit-based launches, newest first",
   request: {
     query: OffsetQuery.extend({
-      status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(", ")}` }).optional(),
+      status: oneOf(STATUSES).optional(),
       tier: z
         .string()
         .regex(/^[0-9]{1,9}$/, "must be a tier number")
@@ -88,10 +82,7 @@ const listRoute = createRoute({
       creator: AddressInput.optional(),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(Launch)))),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("A page of launches", atIndexedBlock(offsetList(Launch))),
 });
 
 const detailRoute = createRoute({
@@ -99,12 +90,10 @@ const detailRoute = createRoute({
   path: "/v2/launches/{id}",
   tags: ["launches"],
   summary: "One launch",
-  request: { params: z.object({ id: LaunchId }) },
-  responses: {
-    200: jsonResponse("The launch", okEnvelope(Launch)),
+  request: { params: LaunchParams },
+  responses: dataResponses("The launch", Launch, {
     404: errorResponse("No such launch is indexed"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 const depositorsRoute = createRoute({
@@ -112,12 +101,10 @@ const depositorsRoute = createRoute({
   path: "/v2/launches/{id}/depositors",
   tags: ["launches"],
   summary: "Depositors of a launch, largest principal first",
-  request: { params: z.object({ id: LaunchId }), query: OffsetQuery },
-  responses: {
-    200: jsonResponse("A page of depositors", okEnvelope(atIndexedBlock(offsetList(Depositor)))),
+  request: { params: LaunchParams, query: OffsetQuery },
+  responses: dataResponses("A page of depositors", atIndexedBlock(offsetList(Depositor)), {
     404: errorResponse("No such launch is indexed"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 const userRoute = createRoute({
@@ -127,11 +114,8 @@ const userRoute = createRoute({
   summary: "Launches a user created or deposited into, newest first, with the user's position",
   description:
     "Public (any address). Per launch: what the user deposited and withdrew, the principal left, the tokens allocated, claimed and claimable now, what is refundable, and the vesting progress; all figures from the indexed vault events and computed as the vault computes them (the same computation as GET /v2/users/me/deposits).",
-  request: { params: z.object({ address: AddressInput }), query: OffsetQuery },
-  responses: {
-    200: jsonResponse("A page of launches", okEnvelope(atIndexedBlock(offsetList(UserLaunch)))),
-    ...COMMON_ERRORS,
-  },
+  request: { params: AddressParams, query: OffsetQuery },
+  responses: dataResponses("A page of launches", atIndexedBlock(offsetList(UserLaunch))),
 });
 
 type Row = Record<string, string | number | bigint | null>;
@@ -240,8 +224,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     // Cached per indexed generation (the answer reads only the views), as the lists are.
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       // Deposited and withdrawn are the vault's events (the depositor row keeps their difference).
       // The user's vaults through the creator and account indexes, then each launch by its key:
       // the cost is the user's launches, not every launch (an `or` across the join scans all).
@@ -271,12 +254,7 @@ export function registerLaunches(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
         q,
       );
       return { ok: true as const, data: { ...data, indexedBlock: state.block } };
-    };
-    return sendCached(
-      c,
-      await readViews(() => d.reads.cache.get(c.req.url, state, read)),
-      REVALIDATE,
-    ) as never;
+    }) as never;
   });
 }
 

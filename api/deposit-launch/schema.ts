@@ -65,6 +65,15 @@ export const CreatedLaunch = z
   .openapi("CreatedLaunch");
 export type CreatedLaunchBody = z.infer<typeof CreatedLaunch>;
 
+/** The `id` path parameter of `/v2/launches/{id}/...`: the launch number or its vault. */
+export const LaunchParams = z.object({
+  id: z
+    .string()
+    .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
+    .transform((v) => v.toLowerCase())
+    .openapi({ description: "The launch id, or its vault address", example: "1" }),
+});
+
 export const PREVIEW_ACTIONS = ["deposit", "close", "execute", "claim", "refund"] as const;
 
 export const PreviewBody = z

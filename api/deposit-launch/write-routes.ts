@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
 import {
-  COMMON_ERRORS,
+  dataResponses,
   errorResponse,
   jsonBody,
   jsonResponse,
@@ -22,6 +22,7 @@ import { previewLaunch } from "./preview.ts";
 import {
   CreatedLaunch,
   CreateLaunchBody,
+  LaunchParams,
   LaunchPreview,
   MyDeposit,
   PreviewBody,
@@ -34,12 +35,6 @@ export type LaunchWriteDeps = {
   /** Absent when the API has no relayer or factory: the writes answer 503. */
   deposit?: DepositLaunchDeps;
 };
-
-const LaunchId = z
-  .string()
-  .regex(/^([0-9]{1,20}|0x[0-9a-fA-F]{40})$/, "must be a launch id (digits) or a vault address")
-  .transform((v) => v.toLowerCase() as `0x${string}`)
-  .openapi({ description: "The launch id, or its vault address", example: "1" });
 
 const routes = (d: LaunchWriteDeps) => ({
   create: createRoute({
@@ -80,14 +75,12 @@ const routes = (d: LaunchWriteDeps) => ({
     description:
       "Simulates with eth_simulateV1: nothing is signed or sent. Each step's gas and outcome (a revert names the vault's error, e.g. AboveWalletLimit), and the tokens each depositor of the bundle would receive if the launch executed with the resulting total.",
     request: {
-      params: z.object({ id: LaunchId }),
+      params: LaunchParams,
       body: jsonBody(PreviewBody),
     },
-    responses: {
-      200: jsonResponse("The simulation", okEnvelope(LaunchPreview)),
+    responses: dataResponses("The simulation", LaunchPreview, {
       404: errorResponse("not_found: no such launch on the factory"),
-      ...COMMON_ERRORS,
-    },
+    }),
   }),
   mine: createRoute({
     method: "get",
@@ -97,14 +90,9 @@ const routes = (d: LaunchWriteDeps) => ({
     security: [{ siweSession: [] }],
     middleware: [requireSession({ sql: d.sql, kind: "siwe" })] as const,
     request: { query: OffsetQuery },
-    responses: {
-      200: jsonResponse(
-        "A page of deposits, newest launch first",
-        okEnvelope(offsetList(MyDeposit)),
-      ),
+    responses: dataResponses("A page of deposits, newest launch first", offsetList(MyDeposit), {
       401: errorResponse("not_authenticated: no live SIWE session cookie"),
-      ...COMMON_ERRORS,
-    },
+    }),
   }),
 });
 

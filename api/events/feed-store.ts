@@ -1,7 +1,7 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { renderEvent } from "../../lib/events/render.ts";
 import type { AgentEventRow, EventCategory, EventVisibility } from "../../lib/events/store.ts";
-import { HttpError } from "../errors.ts";
+import { malformedCursor } from "../http/cursor.ts";
 
 export type FeedFilter = {
   agentId: string;
@@ -88,10 +88,7 @@ function decodeFeedCursor(cursor: string): { micros: string; id: string } {
     : "";
   const m = /^e:(-?\d{1,19}):(\d{1,19})$/.exec(text);
   if (!m?.[1] || !m[2]) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { micros: m[1], id: m[2] };
 }

@@ -3,16 +3,9 @@ import type { Context } from "hono";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import {
-  AgentParams,
-  COMMON_ERRORS,
-  cursorList,
-  errorResponse,
-  jsonResponse,
-  okEnvelope,
-} from "../http/schemas.ts";
+import { AgentParams, cursorList, dataResponses, errorResponse } from "../http/schemas.ts";
 import { isOperatorToken } from "../middleware/agent-auth/index.ts";
-import { agentOf, agentPath } from "../middleware/agent-path/index.ts";
+import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
 import { type FeedFilter, readFeed, readStats } from "./feed-store.ts";
 import { AgentEventItem, EventStats, FeedQuery, TradesQuery } from "./schemas.ts";
 
@@ -20,8 +13,7 @@ const OPERATOR =
   "Send `Authorization: Bearer <ADMIN_TOKEN>` (operator token) for `visibility=internal`.";
 const errors = {
   401: errorResponse("visibility=internal without the operator token"),
-  404: errorResponse("No agent has this token address"),
-  ...COMMON_ERRORS,
+  ...AGENT_NOT_FOUND,
 };
 
 const feedRoute = createRoute({
@@ -31,10 +23,7 @@ const feedRoute = createRoute({
   summary: "The agent's activity feed, newest first",
   description: `Everything the agent did or had done to it: webhooks (signer, inference cloud, code host, internal) and chain events (source evm-indexer:bsc). Cursor-paged by (occurredAt, id) descending: pages stay stable while new events arrive. \`text\` is rendered at read time. ${OPERATOR}`,
   request: { params: AgentParams, query: FeedQuery },
-  responses: {
-    200: jsonResponse("A page of events", okEnvelope(cursorList(AgentEventItem))),
-    ...errors,
-  },
+  responses: dataResponses("A page of events", cursorList(AgentEventItem), errors),
 });
 
 const tradesRoute = createRoute({
@@ -43,10 +32,7 @@ const tradesRoute = createRoute({
   tags: ["events"],
   summary: "The trading subset of the feed (category trading), newest first",
   request: { params: AgentParams, query: TradesQuery },
-  responses: {
-    200: jsonResponse("A page of trade events", okEnvelope(cursorList(AgentEventItem))),
-    ...errors,
-  },
+  responses: dataResponses("A page of trade events", cursorList(AgentEventItem), errors),
 });
 
 const statsRoute = createRoute({
@@ -56,7 +42,7 @@ const statsRoute = createRoute({
   summary: "Event counts per type, source and category",
   description: "Public events; every visibility with the operator token.",
   request: { params: AgentParams },
-  responses: { 200: jsonResponse("Counts", okEnvelope(EventStats)), ...errors },
+  responses: dataResponses("Counts", EventStats, errors),
 });
 
 /**

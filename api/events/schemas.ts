@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { KNOWN_TYPES } from "../../lib/events/catalog.ts";
 import { EVENT_CATEGORIES, EVENT_VISIBILITIES } from "../../lib/events/store.ts";
-import { CursorQuery, IsoTime } from "../http/schemas.ts";
+import { CursorQuery, IsoTime, oneOf } from "../http/schemas.ts";
 
 export const AgentEventItem = z
   .object({
@@ -49,11 +49,8 @@ const TypeList = z
 export const FeedQuery = CursorQuery.extend({
   eventType: TypeList.optional(),
   source: z.string().min(1).max(64).optional().openapi({ example: "evm-indexer:bsc" }),
-  category: z
-    .enum(EVENT_CATEGORIES, { error: `must be one of ${EVENT_CATEGORIES.join(", ")}` })
-    .optional(),
-  visibility: z
-    .enum(EVENT_VISIBILITIES, { error: `must be one of ${EVENT_VISIBILITIES.join(", ")}` })
+  category: oneOf(EVENT_CATEGORIES).optional(),
+  visibility: oneOf(EVENT_VISIBILITIES)
     .default("public")
     .openapi({ description: "public (default), hidden, or internal (operator token only)" }),
 });

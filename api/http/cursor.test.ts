@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, pageOf } from "./cursor.ts";
+import { decodeCursor, encodeCursor, malformedCursor, pageOf } from "./cursor.ts";
 
 describe("pageOf", () => {
   const cursorOf = (n: number) => `after-${n}`;
@@ -18,5 +18,13 @@ describe("cursor", () => {
   it("decodes what it encodes", () => {
     const p = { blockNumber: 120n, logIndex: 3 };
     expect(decodeCursor(encodeCursor(p))).toEqual(p);
+  });
+
+  it("refuses anything else with the malformed-cursor 400", () => {
+    expect(() => decodeCursor("not a cursor")).toThrow(malformedCursor());
+    expect(malformedCursor()).toMatchObject({
+      code: "validation_failed",
+      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
+    });
   });
 });

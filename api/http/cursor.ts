@@ -14,6 +14,14 @@ export function encodeCursor(p: ChainPosition): string {
   return Buffer.from(`${p.blockNumber}:${p.logIndex}`).toString("base64url");
 }
 
+/** The 400 `validation_failed` of a cursor this API did not issue (or one a client changed). */
+export function malformedCursor(): HttpError {
+  return new HttpError("validation_failed", {
+    message: "cursor is malformed: pass back a nextCursor exactly as received",
+    details: [{ path: "cursor", message: "not a cursor issued by this API" }],
+  });
+}
+
 /**
  * Decodes a cursor from `encodeCursor`; anything else is a 400 `validation_failed`.
  *
@@ -26,10 +34,7 @@ export function decodeCursor(cursor: string): ChainPosition {
     : "";
   const m = /^(\d{1,20}):(\d{1,9})$/.exec(text);
   if (!m?.[1] || !m[2]) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { blockNumber: BigInt(m[1]), logIndex: Number(m[2]) };
 }

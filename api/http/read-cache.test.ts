@@ -1,8 +1,17 @@
 import { gunzipSync } from "node:zlib";
+import { z } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../env.ts";
-import { acceptsGzip, createReadCache, etagMatches, REVALIDATE, sendCached } from "./read-cache.ts";
+import {
+  acceptsGzip,
+  cachedResponses,
+  createReadCache,
+  etagMatches,
+  REVALIDATE,
+  sendCached,
+} from "./read-cache.ts";
+import { errorResponse, NOT_MODIFIED } from "./schemas.ts";
 
 const at = (gen: number) => ({ gen, block: String(100 + gen), time: 1 });
 
@@ -123,5 +132,16 @@ describe("read cache", () => {
     expect(acceptsGzip("gzip; q=0.000, br")).toBe(false);
     expect(acceptsGzip("identity")).toBe(false);
     expect(acceptsGzip(undefined)).toBe(false);
+  });
+});
+
+describe("cachedResponses", () => {
+  it("is the data route's responses with the 304 sendCached answers", () => {
+    const r = cachedResponses("The thing", z.object({ n: z.number() }), {
+      404: errorResponse("No such thing"),
+    });
+    expect(Object.keys(r)).toEqual(["200", "304", "400", "404", "429", "500", "503"]);
+    expect(r[304]).toBe(NOT_MODIFIED[304]);
+    expect(r[404].description).toBe("No such thing");
   });
 });

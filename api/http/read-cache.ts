@@ -2,10 +2,12 @@
 // served again only while neither the index nor the app tables it joins moved.
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
+import type { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import type { IndexedState } from "./indexed-block.ts";
+import { dataResponses, NOT_MODIFIED } from "./schemas.ts";
 
 /**
  * A serialised answer: the exact bytes (UTF-8, encoded once: a hit writes them as they are),
@@ -146,6 +148,14 @@ export function sendCached(c: Context<AppEnv>, r: CachedBody, cacheControl: stri
   if (!gzip) return c.body(r.body, 200, { "Content-Type": "application/json" });
   r.gzip ??= new Uint8Array(gzipSync(r.body, { level: READ_CACHE_LIMITS.gzipLevel }));
   return c.body(r.gzip, 200, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
+}
+
+/** The responses of a data route `sendCached` answers: `dataResponses` and the 304 of an ETag. */
+export function cachedResponses<
+  T extends z.ZodType,
+  M extends Record<number, unknown> = Record<never, never>,
+>(description: string, data: T, more?: M) {
+  return { ...dataResponses(description, data, more), ...NOT_MODIFIED };
 }
 
 /** Cache-Control of answers that move with every block: stored, but revalidated (304 is cheap). */

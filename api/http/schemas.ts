@@ -36,6 +36,9 @@ export const AddressInput = z
   .transform((a) => a.toLowerCase() as `0x${string}`)
   .openapi({ pattern: ADDRESS_PATTERN, example: "0x5c952063c7fc8610ffdb798152d69f0b9550762b" });
 
+/** The `address` path parameter of `/tokens/{address}/...` and `/v2/users/{address}/...`. */
+export const AddressParams = z.object({ address: AddressInput });
+
 /**
  * The `agent` path parameter of every `/v2/agents/{agent}/...` route: one name, one
  * description. `middleware/agent-path` resolves it to the agent's record.
@@ -72,13 +75,18 @@ export function intQuery(o: { min: number; max: number; default: number; descrip
     .openapi({ type: "integer", description: o.description, example: o.default });
 }
 
+/** `limit` of a list: `what` per page, within the pagination limits. */
+export function pageLimit(what: string) {
+  return intQuery({
+    min: 1,
+    max: PAGINATION.maxLimit,
+    default: PAGINATION.defaultLimit,
+    description: `${what} per page, 1-${PAGINATION.maxLimit}`,
+  });
+}
+
 /** `limit` of every list: items per page. */
-const PageLimit = intQuery({
-  min: 1,
-  max: PAGINATION.maxLimit,
-  default: PAGINATION.defaultLimit,
-  description: `items per page, 1-${PAGINATION.maxLimit}`,
-});
+const PageLimit = pageLimit("items");
 
 /** `limit` and `offset` of offset lists. */
 export const OffsetQuery = z.object({
@@ -91,10 +99,20 @@ export const OffsetQuery = z.object({
   }),
 });
 
+/** One of `values`, refused with the list of them. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(", ")}` });
+}
+
 /** A query flag given as `true` or `false`. */
 export const BoolQuery = z
   .enum(["true", "false"], { error: "must be true or false" })
   .transform((v) => v === "true");
+
+/** An optional query flag, documented as the string it is sent as. */
+export function flagQuery(description: string) {
+  return BoolQuery.optional().openapi({ type: "string", enum: ["true", "false"], description });
+}
 
 /** `data` of an offset list. */
 export function offsetList<T extends z.ZodType>(item: T) {
@@ -146,6 +164,20 @@ export const COMMON_ERRORS = {
     ErrorEnvelope,
   ),
 } as const;
+
+/**
+ * The responses of a data route: its `{ok, data}` answer, its own statuses (`more`: a 404, a
+ * 401) and the errors every data route can give.
+ *
+ * @example
+ * createRoute({ ..., responses: dataResponses("The launch", Launch, { 404: errorResponse("…") }) });
+ */
+export function dataResponses<
+  T extends z.ZodType,
+  M extends Record<number, unknown> = Record<never, never>,
+>(description: string, data: T, more?: M) {
+  return { 200: jsonResponse(description, okEnvelope(data)), ...(more as M), ...COMMON_ERRORS };
+}
 
 /** `indexedBlock` of chain-derived list envelopes (a client can tell old data). */
 export const IndexedBlockField = z

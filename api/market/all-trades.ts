@@ -2,19 +2,9 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { decodeCursor } from "../http/cursor.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
-import {
-  Address,
-  atIndexedBlock,
-  COMMON_ERRORS,
-  CursorQuery,
-  cursorList,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
-} from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
+import { Address, atIndexedBlock, CursorQuery, cursorList } from "../http/schemas.ts";
 import { Trade, toTrade, tradePage } from "./trades.ts";
 
 /** A trade of any service token: a `Trade` that names its token. */
@@ -41,11 +31,7 @@ const route = createRoute({
       }),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(MarketTrade)))),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of trades", atIndexedBlock(cursorList(MarketTrade))),
 });
 
 type Row = Record<string, string | number>;
@@ -62,8 +48,7 @@ export function registerAllTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       const rows = await sql<Row[]>`select * from ${trades}
         where true
           ${after ? sql`and (block_number, log_index) < (${after.blockNumber.toString()}::numeric, ${after.logIndex})` : sql``}
@@ -71,8 +56,6 @@ export function registerAllTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
           ${q.minBnbAmount ? sql`and bnb_amount >= ${q.minBnbAmount}::numeric` : sql``}
         order by block_number desc, log_index desc limit ${q.limit + 1}`;
       return tradePage(rows, q.limit, state.block, toMarketTrade);
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }

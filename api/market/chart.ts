@@ -4,19 +4,16 @@ import { type Bar, INTERVAL_SECONDS, INTERVALS } from "../../lib/market/candles.
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { isoFromUnix } from "../http/format.ts";
-import { sendCached } from "../http/read-cache.ts";
+import { cachedResponses, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
-  BoolQuery,
-  COMMON_ERRORS,
+  AddressParams,
   errorResponse,
+  flagQuery,
   IsoTime,
   intQuery,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
+  oneOf,
   Wei,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
@@ -77,18 +74,14 @@ const chartRoute = createRoute({
   description:
     "Oldest first. Without `fill`, only buckets with a trade (a gap means no trade); with `fill=true`, empty buckets carry the previous close with zero volume, up to `to` or the open bucket. With more candles in [from, to] than `limit`, the latest `limit` are returned; page back with `to` = the first item's time minus one second. Ranges that end before the open bucket never change: they carry a strong `ETag` and `Cache-Control: max-age=86400`; others `max-age=5`. Send `If-None-Match` for a 304.",
   request: {
-    params: z.object({ address: AddressInput }),
+    params: AddressParams,
     query: z.object({
-      interval: z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(", ")}` }),
+      interval: oneOf(INTERVALS),
       currency: z
         .enum(["bnb", "usd"], { error: "must be bnb or usd" })
         .default("bnb")
         .openapi({ description: "Prices in BNB wei per token, or in USD per token" }),
-      fill: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "Fill empty buckets with the previous close and zero volume",
-      }),
+      fill: flagQuery("Fill empty buckets with the previous close and zero volume"),
       from: TimeQuery.optional().openapi({ description: "first bucket start (inclusive)" }),
       to: TimeQuery.optional().openapi({ description: "last bucket start (inclusive)" }),
       limit: intQuery({
@@ -99,12 +92,9 @@ const chartRoute = createRoute({
       }),
     }),
   },
-  responses: {
-    200: jsonResponse("Candles", okEnvelope(ChartData)),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("Candles", ChartData, {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 /** A bar as the chart's JSON: integers as decimal strings, USD prices as decimals. */

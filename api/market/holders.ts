@@ -2,25 +2,19 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { pageOf } from "../http/cursor.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { malformedCursor, pageOf } from "../http/cursor.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AddressParams,
   atIndexedBlock,
-  BoolQuery,
-  COMMON_ERRORS,
   cursorList,
   errorResponse,
-  intQuery,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
+  flagQuery,
+  pageLimit,
   Wei,
 } from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
-import { PAGINATION } from "../limits.ts";
 
 export const Holder = z
   .object({
@@ -47,28 +41,16 @@ const route = createRoute({
   description:
     "Cursor pages over (balance, account), both descending. Balances move with trades, so a holder whose balance changes between pages can appear twice or not at all; each page is exact as of its read.",
   request: {
-    params: z.object({ address: AddressInput }),
+    params: AddressParams,
     query: z.object({
-      limit: intQuery({
-        min: 1,
-        max: PAGINATION.maxLimit,
-        default: PAGINATION.defaultLimit,
-        description: `holders per page, 1-${PAGINATION.maxLimit}`,
-      }),
+      limit: pageLimit("holders"),
       cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
-      market: BoolQuery.optional().openapi({
-        type: "string",
-        enum: ["true", "false"],
-        description: "false leaves out accounts that hold for the market (default true)",
-      }),
+      market: flagQuery("false leaves out accounts that hold for the market (default true)"),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of holders", okEnvelope(atIndexedBlock(cursorList(Holder)))),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("A page of holders", atIndexedBlock(cursorList(Holder)), {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 function decode(cursor: string): { b: string; a: string } {
@@ -84,10 +66,7 @@ function decode(cursor: string): { b: string; a: string } {
     typeof k.a !== "string" ||
     !/^0x[0-9a-f]{40}$/.test(k.a)
   ) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { b: k.b, a: k.a };
 }
@@ -101,8 +80,7 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decode(q.cursor);
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       const [[tok], rows] = await Promise.all([
         sql<
           { total_supply: string }[]
@@ -126,8 +104,6 @@ export function registerHolders(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
         role: r.role as "curve" | "pair" | "vault" | "burn" | "tax" | null,
       }));
       return { ok: true as const, data: { items, nextCursor, indexedBlock: state.block } };
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }

@@ -4,17 +4,9 @@ import { view } from "../../lib/db/views.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
-import {
-  COMMON_ERRORS,
-  IsoTime,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
-  Wei,
-} from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
+import { IsoTime, Wei } from "../http/schemas.ts";
 import { INDEX_NOT_READY_RETRY_SECONDS } from "../limits.ts";
 import { DAY } from "./clock.ts";
 
@@ -63,11 +55,7 @@ const statsRoute = createRoute({
   summary: "Platform totals: agents, tokens, graduations, deposit launches, volume",
   description:
     "Every chain figure is read in one snapshot of the index, as of `indexedBlock`. Volume is gross BNB (curve and DEX, before fees); a trade's USD is its BNB at the BNB/USD feed answer current at it, floored per trade (a trade before any answer counts 0 USD). The 24-hour window is (indexedAt - 24 h, indexedAt].",
-  responses: {
-    200: jsonResponse("The totals", okEnvelope(PlatformStats)),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("The totals", PlatformStats),
 });
 
 type Totals = {
@@ -126,8 +114,7 @@ export async function readPlatformStats(sql: Sql, schema: string) {
 export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const schema = d.settings.viewsSchema;
   app.openapi(statsRoute, async (c) => {
-    const state = await d.reads.tracker.current();
-    const read = async () => {
+    return cachedRead(c, d.reads, async () => {
       const r = await readPlatformStats(d.sql, schema);
       // No BSC checkpoint yet: nothing to be "as of".
       if (!r) {
@@ -157,8 +144,6 @@ export function registerStats(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
           indexedAt: new Date(r.now * 1000).toISOString(),
         },
       };
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }

@@ -1,18 +1,15 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
+import { cachedResponses, REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ViewRouteDeps } from "../http/read-deps.ts";
 import {
   AddressInput,
-  COMMON_ERRORS,
+  AddressParams,
   errorResponse,
   IndexedBlockField,
-  jsonResponse,
-  NOT_MODIFIED,
   OffsetQuery,
   offsetList,
-  okEnvelope,
 } from "../http/schemas.ts";
 import { readViews } from "../http/views.ts";
 import { MARKET_LIMITS } from "../limits.ts";
@@ -75,11 +72,7 @@ const listRoute = createRoute({
       cursor: z.string().optional().openapi({ description: "`nextCursor` of the previous page" }),
     }),
   },
-  responses: {
-    200: jsonResponse("A page of tokens", okEnvelope(TokenList)),
-    ...NOT_MODIFIED,
-    ...COMMON_ERRORS,
-  },
+  responses: cachedResponses("A page of tokens", TokenList),
 });
 
 const detailRoute = createRoute({
@@ -87,13 +80,10 @@ const detailRoute = createRoute({
   path: "/tokens/{address}",
   tags: ["tokens"],
   summary: "One token: prices in BNB and USD, 24-hour figures, liquidity, curve progress, agent",
-  request: { params: z.object({ address: AddressInput }) },
-  responses: {
-    200: jsonResponse("The token", okEnvelope(Token)),
-    ...NOT_MODIFIED,
+  request: { params: AddressParams },
+  responses: cachedResponses("The token", Token, {
     404: errorResponse("Not a token of the service, or not indexed yet"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 type Keyset = TokenKeyset & { s: string; o: string };

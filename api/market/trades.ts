@@ -4,24 +4,19 @@ import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { decodeCursor, encodeCursor, pageOf } from "../http/cursor.ts";
 import { dec, isoFromUnix } from "../http/format.ts";
-import { REVALIDATE, sendCached } from "../http/read-cache.ts";
-import type { ViewRouteDeps } from "../http/read-deps.ts";
+import { cachedResponses } from "../http/read-cache.ts";
+import { cachedRead, type ViewRouteDeps } from "../http/read-deps.ts";
 import {
   Address,
-  AddressInput,
+  AddressParams,
   atIndexedBlock,
-  COMMON_ERRORS,
   CursorQuery,
   cursorList,
   errorResponse,
   IsoTime,
-  jsonResponse,
-  NOT_MODIFIED,
-  okEnvelope,
   TxHash,
   Wei,
 } from "../http/schemas.ts";
-import { readViews } from "../http/views.ts";
 import { Usd, weiToUsd } from "./usd.ts";
 
 export const Trade = z
@@ -44,8 +39,6 @@ export const Trade = z
   })
   .openapi("Trade");
 
-const tokenParam = z.object({ address: AddressInput });
-
 const tradesRoute = createRoute({
   method: "get",
   path: "/tokens/{address}/trades",
@@ -54,15 +47,12 @@ const tradesRoute = createRoute({
   description:
     "Cursor pagination over (block, log index): pass `nextCursor` back as `cursor`. Pages stay stable while new trades arrive; `nextCursor` is null on the last page.",
   request: {
-    params: tokenParam,
+    params: AddressParams,
     query: CursorQuery,
   },
-  responses: {
-    200: jsonResponse("A page of trades", okEnvelope(atIndexedBlock(cursorList(Trade)))),
-    ...NOT_MODIFIED,
+  responses: cachedResponses("A page of trades", atIndexedBlock(cursorList(Trade)), {
     404: errorResponse("Not a token of the service"),
-    ...COMMON_ERRORS,
-  },
+  }),
 });
 
 type Row = Record<string, string | number>;
@@ -82,9 +72,8 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
     const { address } = c.req.valid("param");
     const q = c.req.valid("query");
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const state = await d.reads.tracker.current();
     // The row comparison walks the (token, block_number, log_index) index backwards.
-    const read = async () => {
+    return cachedRead(c, d.reads, async (state) => {
       const [, rows] = await Promise.all([
         known(address),
         sql<Row[]>`select * from ${trades} where token = ${address}
@@ -92,9 +81,7 @@ export function registerTrades(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
           order by token desc, block_number desc, log_index desc limit ${q.limit + 1}`,
       ]);
       return tradePage(rows, q.limit, state.block, toTrade);
-    };
-    const cached = await readViews(() => d.reads.cache.get(c.req.url, state, read));
-    return sendCached(c, cached, REVALIDATE) as never;
+    }) as never;
   });
 }
 

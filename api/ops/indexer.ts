@@ -6,7 +6,7 @@ import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { INDEXER_LAG_LIMITS } from "../../lib/limits.ts";
 import type { AppEnv } from "../env.ts";
 import { isoFromUnix } from "../http/format.ts";
-import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { dataResponses, IsoTime } from "../http/schemas.ts";
 import { CHAIN_LIMITS } from "../limits.ts";
 import type { ApiSettings } from "../settings.ts";
 
@@ -46,10 +46,7 @@ const route = createRoute({
   path: "/v2/indexer/status",
   tags: ["discovery"],
   summary: "How far the chain index is: indexed block, head block and lag per chain",
-  responses: {
-    200: jsonResponse("The index's progress", okEnvelope(IndexerStatus)),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The index's progress", IndexerStatus),
 });
 
 /** A function that reads the chain's head block, or undefined if it cannot in time. */

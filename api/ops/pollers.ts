@@ -3,7 +3,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { POLLERS } from "../../lib/pollers/state.ts";
 import { pollerStatus } from "../../lib/pollers/status.ts";
 import type { AppEnv } from "../env.ts";
-import { COMMON_ERRORS, IsoTime, jsonResponse, okEnvelope } from "../http/schemas.ts";
+import { dataResponses, IsoTime } from "../http/schemas.ts";
 
 export const PollersStatus = z
   .object({
@@ -70,13 +70,10 @@ const route = createRoute({
   path: "/v2/pollers/status",
   tags: ["discovery"],
   summary: "How fresh the off-chain sources are: perps venue, Safe queue, social",
-  responses: {
-    200: jsonResponse(
-      "Each poller's last success, lag, effective period per target and rate budget",
-      okEnvelope(PollersStatus),
-    ),
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses(
+    "Each poller's last success, lag, effective period per target and rate budget",
+    PollersStatus,
+  ),
 });
 
 /**

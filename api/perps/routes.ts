@@ -9,11 +9,10 @@ import type { ReadDeps } from "../http/read-deps.ts";
 import {
   Address,
   AgentParams,
-  COMMON_ERRORS,
+  dataResponses,
   errorResponse,
   IsoTime,
-  jsonResponse,
-  okEnvelope,
+  oneOf,
 } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
@@ -106,11 +105,7 @@ const accountRoute = createRoute({
   description:
     "As the perps poller last read the venue (`asOf`). An agent without a perps wallet answers `status: not_connected` with every figure 0, not an error. Money is USDC as exact decimal strings.",
   request: { params: AgentParams },
-  responses: {
-    200: jsonResponse("The perps account", okEnvelope(PerpsAccount)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The perps account", PerpsAccount, NOT_FOUND),
 });
 
 const pnlRoute = createRoute({
@@ -123,17 +118,12 @@ const pnlRoute = createRoute({
   request: {
     params: AgentParams,
     query: z.object({
-      window: z
-        .enum(PNL_WINDOWS, { error: `must be one of ${PNL_WINDOWS.join(", ")}` })
+      window: oneOf(PNL_WINDOWS)
         .default("7d")
         .openapi({ type: "string", enum: [...PNL_WINDOWS] }),
     }),
   },
-  responses: {
-    200: jsonResponse("The PnL series", okEnvelope(PerpsPnl)),
-    ...NOT_FOUND,
-    ...COMMON_ERRORS,
-  },
+  responses: dataResponses("The PnL series", PerpsPnl, NOT_FOUND),
 });
 
 /**

@@ -24,34 +24,27 @@ export const STREAM_OF: Record<ChannelKind, Stream> = {
   agent: "agent",
 };
 
+/** The order and key of a view of chain logs, and the reference of one of its rows. */
+const LOG_COLUMNS = {
+  blockColumn: "block_number",
+  indexColumn: "log_index",
+  keyColumn: "id",
+} as const;
+const logRef = (r: Row) => ({
+  txHash: r.tx_hash,
+  logIndex: Number(r.log_index),
+  blockNumber: String(r.block_number),
+});
+
 /** The views the chain channels follow; `route` picks the channel an item belongs to. */
 export const VIEW_STREAMS: ViewStreamSpec[] = [
-  {
-    stream: "trade",
-    view: "trade",
-    blockColumn: "block_number",
-    indexColumn: "log_index",
-    keyColumn: "id",
-    route: (r) => r.token as string,
-    ref: (r) => ({
-      txHash: r.tx_hash,
-      logIndex: Number(r.log_index),
-      blockNumber: String(r.block_number),
-    }),
-  },
+  { stream: "trade", view: "trade", ...LOG_COLUMNS, route: (r) => r.token as string, ref: logRef },
   {
     stream: "launchEvent",
     view: "launch_event",
-    blockColumn: "block_number",
-    indexColumn: "log_index",
-    keyColumn: "id",
+    ...LOG_COLUMNS,
     route: (r) => r.vault as string,
-    ref: (r) => ({
-      type: LAUNCH_MESSAGE_TYPES[r.kind as string] ?? r.kind,
-      txHash: r.tx_hash,
-      logIndex: Number(r.log_index),
-      blockNumber: String(r.block_number),
-    }),
+    ref: (r) => ({ type: LAUNCH_MESSAGE_TYPES[r.kind as string] ?? r.kind, ...logRef(r) }),
   },
   {
     stream: "launch",

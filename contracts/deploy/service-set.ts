@@ -1,4 +1,5 @@
 import {
+  type Abi,
   type Address,
   encodeAbiParameters,
   getContractAddress,
@@ -7,6 +8,8 @@ import {
   parseEther,
   toHex,
 } from "viem";
+import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
+import { serviceRegistryAbi } from "../../abis/ServiceRegistry.ts";
 import type { Artifacts } from "../compile.ts";
 
 /**
@@ -57,6 +60,11 @@ export type PlannedContract = {
 
 export type ServiceSet = Record<ServiceContractKey, PlannedContract>;
 
+/** The inputs of a generated ABI's constructor: the argument layout is the contract's, not restated. */
+const constructorInputs = <const A extends Abi>(abi: A) =>
+  (abi.find((item) => item.type === "constructor") as Extract<A[number], { type: "constructor" }>)
+    .inputs;
+
 /**
  * The three service contracts and their CREATE2 addresses through the deterministic proxy.
  *
@@ -81,37 +89,21 @@ export function serviceSet(artifacts: Artifacts, inputs: ServiceSetInputs): Serv
   const tokenDeployer = plan("tokenDeployer", "0x");
   const launchFactory = plan(
     "launchFactory",
-    encodeAbiParameters(
-      [
-        {
-          type: "tuple",
-          components: [
-            { name: "owner", type: "address" },
-            { name: "router", type: "address" },
-            { name: "pairInitCodeHash", type: "bytes32" },
-            { name: "tokenDeployer", type: "address" },
-            { name: "safeProxyFactory", type: "address" },
-            { name: "safeSingleton", type: "address" },
-            { name: "safeFallbackHandler", type: "address" },
-          ],
-        },
-      ],
-      [
-        {
-          owner: inputs.deployer,
-          router: inputs.router,
-          pairInitCodeHash: inputs.pairInitCodeHash,
-          tokenDeployer: tokenDeployer.address,
-          safeProxyFactory: inputs.safeProxyFactory,
-          safeSingleton: inputs.safeSingleton,
-          safeFallbackHandler: inputs.safeFallbackHandler,
-        },
-      ],
-    ),
+    encodeAbiParameters(constructorInputs(launchFactoryAbi), [
+      {
+        owner: inputs.deployer,
+        router: inputs.router,
+        pairInitCodeHash: inputs.pairInitCodeHash,
+        tokenDeployer: tokenDeployer.address,
+        safeProxyFactory: inputs.safeProxyFactory,
+        safeSingleton: inputs.safeSingleton,
+        safeFallbackHandler: inputs.safeFallbackHandler,
+      },
+    ]),
   );
   const serviceRegistry = plan(
     "serviceRegistry",
-    encodeAbiParameters([{ type: "address" }], [inputs.deployer]),
+    encodeAbiParameters(constructorInputs(serviceRegistryAbi), [inputs.deployer]),
   );
   return { tokenDeployer, launchFactory, serviceRegistry };
 }

@@ -32,17 +32,18 @@ type Candidate = Finding & {
   key: string;
 };
 
+/** A `policy.applied` row as the auditor selects it (the id as text: a bigint column). */
+type AppliedRow = {
+  id: string;
+  agent_id: string;
+  source_event_id: string;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+};
+
 /** The `policy.applied` events that match `where`, oldest first. */
 async function appliedEvents(sql: Sql, where: ReturnType<Sql>): Promise<AppliedEvent[]> {
-  const rows = await sql<
-    {
-      id: string;
-      agent_id: string;
-      source_event_id: string;
-      occurred_at: Date;
-      data: Record<string, unknown>;
-    }[]
-  >`
+  const rows = await sql<AppliedRow[]>`
     select id::text, agent_id, source_event_id, occurred_at, data from app.agent_events
     where event_type = 'policy.applied' and ${where}
     order by occurred_at, id`;
@@ -133,13 +134,7 @@ export async function runPolicyAudit(p: {
   return store(sql, { start, end: p.now, checked: events.length, found });
 }
 
-function toApplied(r: {
-  id: string;
-  agent_id: string;
-  source_event_id: string;
-  occurred_at: Date;
-  data: Record<string, unknown>;
-}): AppliedEvent {
+function toApplied(r: AppliedRow): AppliedEvent {
   return {
     id: BigInt(r.id),
     agentId: r.agent_id,

@@ -6,6 +6,14 @@ export { PERPS_SOURCE };
 
 const side = (szi: number) => (szi > 0 ? "long" : "short");
 
+/** What every event of one venue record shares: its time, and its hash as the correlation id. */
+const venueRecord = (agentId: string, r: { time: number; hash: string }) => ({
+  agentId,
+  source: PERPS_SOURCE,
+  occurredAt: new Date(r.time),
+  correlationId: `hl:${r.hash}`,
+});
+
 /**
  * The feed events of venue fills: one `trade.fill` per fill (id: the venue's `tid`), plus
  * `trade.open` when the fill opens a position from flat (or flips it) and `trade.close` with
@@ -23,13 +31,7 @@ export function fillEvents(
     const start = Number(f.startPosition);
     const signed = (f.side === "B" ? 1 : -1) * Number(f.sz);
     const end = Number((start + signed).toFixed(10));
-    const base = {
-      agentId,
-      category: "trading" as const,
-      source: PERPS_SOURCE,
-      occurredAt: new Date(f.time),
-      correlationId: `hl:${f.hash}`,
-    };
+    const base = { ...venueRecord(agentId, f), category: "trading" as const };
     const common = {
       venue: "hyperliquid",
       account,
@@ -98,13 +100,7 @@ export function ledgerEvents(
   const out: NewAgentEvent[] = [];
   for (const u of updates) {
     const d = u.delta as Record<string, unknown> & { type: string };
-    const base = {
-      agentId,
-      source: PERPS_SOURCE,
-      sourceEventId: `ledger:${u.hash}:${d.type}`,
-      occurredAt: new Date(u.time),
-      correlationId: `hl:${u.hash}`,
-    };
+    const base = { ...venueRecord(agentId, u), sourceEventId: `ledger:${u.hash}:${d.type}` };
     if (d.type === "deposit" || d.type === "withdraw") {
       out.push({
         ...base,

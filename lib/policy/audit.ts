@@ -1,3 +1,4 @@
+import type { AgentEventRow } from "../events/store.ts";
 import { type PolicyRules, type PolicyVersion, unitsToUsd, usdToUnits } from "./model.ts";
 
 // The auditor's checks, pure: a `policy.applied` event's data against the version it names,
@@ -13,13 +14,10 @@ export type Finding = {
 };
 
 /** One applied event as the auditor reads it from the feed. */
-export type AppliedEvent = {
-  id: bigint;
-  agentId: string;
-  sourceEventId: string;
-  occurredAt: Date;
-  data: Record<string, unknown>;
-};
+export type AppliedEvent = Pick<
+  AgentEventRow,
+  "id" | "agentId" | "sourceEventId" | "occurredAt" | "data"
+>;
 
 const str = (v: unknown) => (typeof v === "string" ? v : v === undefined ? "" : String(v));
 const USD = /^-?\d{1,30}(\.\d{1,18})?$/;

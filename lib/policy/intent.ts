@@ -4,8 +4,11 @@
 
 export type Side = "long" | "short";
 
+/** What every intent carries for the feed and the auditor: exact strings. */
+type Summarized = { summary: Record<string, string> };
+
 /** Opening or adding to a position, or reducing/closing one. */
-export type TradeIntent = {
+export type TradeIntent = Summarized & {
   kind: "trade";
   /** May name a venue no policy knows: the venue evaluator fails it closed. */
   venue: string;
@@ -17,44 +20,39 @@ export type TradeIntent = {
   notionalUsd: bigint;
   /** Leverage of the resulting position (1 on spot). */
   leverage: number;
-  /** What the feed and the auditor show: exact strings. */
-  summary: Record<string, string>;
 };
 
 /** Setting the leverage of a market on a perps venue. */
-export type LeverageIntent = {
+export type LeverageIntent = Summarized & {
   kind: "leverage";
   venue: string;
   asset: string;
   leverage: number;
-  summary: Record<string, string>;
 };
 
 /** ERC-20 approve, ERC-20 transfer or a plain BNB transfer from the agent wallet. */
-export type MoveIntent = {
+export type MoveIntent = Summarized & {
   kind: "approve" | "transfer";
   /** The spender or recipient. */
   to: string;
   /** The token (absent: BNB). */
   token?: string;
   amount: string;
-  summary: Record<string, string>;
 };
 
 /** A call to one of the platform's own contracts (the launch: identity, token creation). */
-export type PlatformIntent = { kind: "platform"; summary: Record<string, string> };
+export type PlatformIntent = Summarized & { kind: "platform" };
 
 /** A plain message signature (a launchpad login). */
-export type MessageIntent = { kind: "message"; summary: Record<string, string> };
+export type MessageIntent = Summarized & { kind: "message" };
 
 /** Anything the signer cannot read: never signed. */
-export type UnknownIntent = {
+export type UnknownIntent = Summarized & {
   kind: "unknown";
   /** Held for a person (policy.needs_manual) rather than refused outright. */
   manual: boolean;
   code: string;
   reason: string;
-  summary: Record<string, string>;
 };
 
 export type Intent =

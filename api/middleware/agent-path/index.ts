@@ -4,6 +4,7 @@ import type { Sql } from "../../../lib/db/client.ts";
 import type { AppEnv } from "../../env.ts";
 import { HttpError } from "../../errors.ts";
 import type { IndexedBlockTracker } from "../../http/indexed-block.ts";
+import { errorResponse } from "../../http/schemas.ts";
 import { READ_CACHE_LIMITS } from "../../limits.ts";
 
 export type AgentPathOptions = {
@@ -15,6 +16,9 @@ export type AgentPathOptions = {
    */
   tracker?: IndexedBlockTracker;
 };
+
+/** The 404 `agentPath` answers, for the routes behind it to declare. */
+export const AGENT_NOT_FOUND = { 404: errorResponse("No agent has this token address") };
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_AGENT_ID = 64;

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../../lib/db/client.ts";
 import {
   DELIVERY_STATUSES,
@@ -9,17 +9,24 @@ import {
 } from "../../../lib/webhooks/outbound/deliveries.ts";
 import { getSubscription } from "../../../lib/webhooks/outbound/subscriptions.ts";
 import type { AppEnv } from "../../env.ts";
-import { HttpError } from "../../errors.ts";
-import { pageOf } from "../../http/cursor.ts";
+import { malformedCursor, pageOf } from "../../http/cursor.ts";
 import {
   CursorQuery,
   cursorList,
   errorResponse,
   jsonResponse,
   okEnvelope,
+  oneOf,
 } from "../../http/schemas.ts";
 import { agentOf } from "../../middleware/agent-path/index.ts";
-import { Delivery, SubParams, WEBHOOK_ERRORS, WEBHOOK_SECURITY } from "./schemas.ts";
+import {
+  Delivery,
+  SUBSCRIPTION_PATH,
+  SubParams,
+  subscriptionOf,
+  WEBHOOK_ERRORS,
+  webhookRoute,
+} from "./schemas.ts";
 
 function deliveryView(v: DeliveryView) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -44,17 +51,10 @@ function decodeCursor(cursor: string): { createdAt: Date; deliveryId: string } {
     /^[A-Za-z0-9_-]{1,120}$/.test(cursor) ? Buffer.from(cursor, "base64url").toString() : "",
   );
   if (!m?.[1] || !m[2]) {
-    throw new HttpError("validation_failed", {
-      message: "cursor is malformed: pass back a nextCursor exactly as received",
-      details: [{ path: "cursor", message: "not a cursor issued by this API" }],
-    });
+    throw malformedCursor();
   }
   return { createdAt: new Date(m[1]), deliveryId: m[2] };
 }
-
-const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
-  createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
-const one = "/v2/agents/{agent}/webhooks/{subscriptionId}";
 
 /**
  * A subscription's delivery log, redelivery and the test event. The API only queues: the
@@ -62,9 +62,9 @@ const one = "/v2/agents/{agent}/webhooks/{subscriptionId}";
  */
 export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sql }) {
   app.openapi(
-    route({
+    webhookRoute({
       method: "post",
-      path: `${one}/test`,
+      path: `${SUBSCRIPTION_PATH}/test`,
       summary: "Send a webhook.test event to the subscription (even a disabled one)",
       request: { params: SubParams },
       responses: {
@@ -73,8 +73,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       await getSubscription(d.sql, agentId, subscriptionId);
       const v = await queueTestDelivery(d.sql, { subscriptionId, agentId });
       return c.json({ ok: true as const, data: deliveryView(v) }, 202);
@@ -82,16 +81,14 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "get",
-      path: `${one}/deliveries`,
+      path: `${SUBSCRIPTION_PATH}/deliveries`,
       summary: "The subscription's deliveries, newest first, with their attempts",
       request: {
         params: SubParams,
         query: z.object({
-          status: z
-            .enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
-            .optional(),
+          status: oneOf(DELIVERY_STATUSES).optional(),
           ...CursorQuery.shape,
         }),
       },
@@ -101,8 +98,7 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       const q = c.req.valid("query");
       const before = q.cursor ? decodeCursor(q.cursor) : undefined;
       await getSubscription(d.sql, agentId, subscriptionId);
@@ -121,9 +117,9 @@ export function registerWebhookDeliveries(app: OpenAPIHono<AppEnv>, d: { sql: Sq
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "post",
-      path: `${one}/deliveries/{deliveryId}/redeliver`,
+      path: `${SUBSCRIPTION_PATH}/deliveries/{deliveryId}/redeliver`,
       summary: "Send a delivery again now (same webhook-id and body, a fresh retry schedule)",
       request: { params: SubParams.extend({ deliveryId: z.string().min(1).max(64) }) },
       responses: {

@@ -1,8 +1,9 @@
-import { z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { EVENT_CATEGORIES } from "../../../lib/events/store.ts";
 import { OUTBOUND_LIMITS } from "../../../lib/limits.ts";
 import { DELIVERY_STATUSES } from "../../../lib/webhooks/outbound/deliveries.ts";
 import { AgentParams, errorResponse, IsoTime } from "../../http/schemas.ts";
+import { agentOf } from "../../middleware/agent-path/index.ts";
 
 const max = OUTBOUND_LIMITS.maxFilterValues;
 
@@ -138,7 +139,19 @@ export const WEBHOOK_ERRORS = {
   500: errorResponse("internal_error; retry with backoff"),
 } as const;
 
-export const WEBHOOK_SECURITY: Record<string, string[]>[] = [
-  { agentKey: [] },
-  { agentKeyHeader: [] },
-];
+const WEBHOOK_SECURITY: Record<string, string[]>[] = [{ agentKey: [] }, { agentKeyHeader: [] }];
+
+export const SUBSCRIPTIONS_PATH = "/v2/agents/{agent}/webhooks";
+export const SUBSCRIPTION_PATH = `${SUBSCRIPTIONS_PATH}/{subscriptionId}`;
+
+/** A webhook route: its tag and the agent key (or operator token) it needs. */
+export const webhookRoute = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
+  createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
+
+/** The agent and the subscription a `SUBSCRIPTION_PATH` route names (its params validated). */
+export function subscriptionOf(c: {
+  var: Parameters<typeof agentOf>[0]["var"];
+  req: { valid(target: "param"): { subscriptionId: string } };
+}) {
+  return { agentId: agentOf(c).agentId, subscriptionId: c.req.valid("param").subscriptionId };
+}

@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../../lib/db/client.ts";
 import {
   createSubscription,
@@ -24,12 +24,15 @@ import { agentOf } from "../../middleware/agent-path/index.ts";
 import { registerWebhookDeliveries } from "./deliveries.ts";
 import {
   CreateSubscriptionBody,
+  SUBSCRIPTION_PATH,
+  SUBSCRIPTIONS_PATH,
   SubParams,
   Subscription,
   SubscriptionWithSecret,
+  subscriptionOf,
   UpdateSubscriptionBody,
   WEBHOOK_ERRORS,
-  WEBHOOK_SECURITY,
+  webhookRoute,
 } from "./schemas.ts";
 
 /** What the webhook subscription routes need. */
@@ -73,11 +76,6 @@ async function checkUrl(url: string, d: WebhookSubscriptionDeps) {
   }
 }
 
-const base = "/v2/agents/{agent}/webhooks";
-const one = `${base}/{subscriptionId}`;
-const route = <T extends Parameters<typeof createRoute>[0]>(r: T) =>
-  createRoute({ ...r, tags: ["webhooks"], security: WEBHOOK_SECURITY });
-
 /**
  * Outbound webhook subscriptions of an agent (`/v2/agents/{agent}/webhooks`): the agent's
  * own key or the operator token. Creation answers the signing secret once; the URL is checked
@@ -89,9 +87,9 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   app.use("/v2/agents/:agent/webhooks/*", auth);
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "post",
-      path: base,
+      path: SUBSCRIPTIONS_PATH,
       summary: "Subscribe a URL to the agent's events (at most 10 per agent)",
       description:
         "Answers the subscription with its signing secret, shown only here. Deliveries are Standard Webhooks: see GET /AGENT.md, Outbound webhooks.",
@@ -125,9 +123,9 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "get",
-      path: base,
+      path: SUBSCRIPTIONS_PATH,
       summary: "The agent's webhook subscriptions, oldest first",
       request: { params: AgentParams },
       responses: {
@@ -143,9 +141,9 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "get",
-      path: one,
+      path: SUBSCRIPTION_PATH,
       summary: "One webhook subscription",
       request: { params: SubParams },
       responses: {
@@ -154,17 +152,16 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       const s = await getSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: subscriptionView(s) }, 200);
     },
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "patch",
-      path: one,
+      path: SUBSCRIPTION_PATH,
       summary: "Change a subscription's URL, filters, description or enabled",
       description:
         "`enabled: true` re-enables a subscription disabled by you, by a 410 or by 24 h of failures; its pending deliveries resume.",
@@ -178,8 +175,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       const b = c.req.valid("json");
       await getSubscription(d.sql, agentId, subscriptionId);
       if (b.url !== undefined) await checkUrl(b.url, d);
@@ -189,9 +185,9 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "delete",
-      path: one,
+      path: SUBSCRIPTION_PATH,
       summary: "Delete a subscription, its pending deliveries and their log",
       request: { params: SubParams },
       responses: {
@@ -203,17 +199,16 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       await deleteSubscription(d.sql, agentId, subscriptionId);
       return c.json({ ok: true as const, data: { subscriptionId, deleted: true as const } }, 200);
     },
   );
 
   app.openapi(
-    route({
+    webhookRoute({
       method: "post",
-      path: `${one}/rotate-secret`,
+      path: `${SUBSCRIPTION_PATH}/rotate-secret`,
       summary: "Issue a new signing secret; the old one keeps signing beside it for 24 h",
       request: { params: SubParams },
       responses: {
@@ -225,8 +220,7 @@ export function registerWebhookSubscriptions(app: OpenAPIHono<AppEnv>, d: Webhoo
       },
     }),
     async (c) => {
-      const { subscriptionId } = c.req.valid("param");
-      const { agentId } = agentOf(c);
+      const { agentId, subscriptionId } = subscriptionOf(c);
       const { subscription, secret } = await rotateSecret(
         d.sql,
         d.secretsKey,
