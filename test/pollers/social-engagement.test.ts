@@ -9,6 +9,7 @@ import { responseChecker } from "../../api/testing/openapi.ts";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
 import { createXStandIn } from "../../devnet/stand-ins/x/server.ts";
 import { pollSocialAgent } from "../../jobs/pollers/social.ts";
+import { SOCIAL_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import { createXReadClient } from "../../services/x/client.ts";
 
 // what: Engagement of posts and the follower series, from the social poller (X API v2 stand-in over HTTP, real Postgres) to GET /v2/agents/{agent}/social-stats and /follower-history: each post's likes, replies, reposts, quotes and impressions equal what X's timeline answers with tweet.fields=public_metrics, re-read for posts already seen; the follower series is each hour's last count; a bad window is a 400
@@ -45,6 +46,21 @@ async function get(template: string, path: string) {
   const body = (await res.json()) as Body;
   expect(check(template, "get", res.status, body)).toEqual([]);
   return { status: res.status, body };
+}
+/**
+ * A read after a poll: the API's answers follow the poller's notification (api/http/
+ * poll-versions.ts), which reaches its listener a moment after the poll commits.
+ */
+async function getOnce(
+  template: string,
+  path: string,
+  ready: (data: Body) => boolean,
+): Promise<Body> {
+  for (const until = Date.now() + 5_000; ; ) {
+    const { body } = await get(template, path);
+    if (ready(body.data) || Date.now() > until) return body.data;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 /** The timeline as X answers it to a caller asking for public_metrics, newest first. */
 const timeline = async (userId: string) =>
@@ -128,8 +144,11 @@ describe("post engagement and followers", () => {
     await x("PUT", "/stand-in/accounts", { username: "agent_e", followers: 150 });
     ids.push((await x("POST", "/stand-in/accounts/agent_e/posts", { text: "fourth" })).data.id);
     await poll();
-    const served = (await get("/v2/agents/{agent}/social-stats", "/v2/agents/agent-e/social-stats"))
-      .body.data;
+    const served = await getOnce(
+      "/v2/agents/{agent}/social-stats",
+      "/v2/agents/agent-e/social-stats",
+      (d) => d.followerCount === 150,
+    );
     expect(served.followerCount).toBe(150);
     const answered = await timeline(userId);
     expect(served.posts.map((p: Body) => p.id)).toEqual(answered.map((p) => p.id));
@@ -152,10 +171,13 @@ describe("post engagement and followers", () => {
   it("windows the follower series and refuses an unknown window", async () => {
     await db.sql`insert into app.social_follower_hours (agent_id, hour, follower_count, polled_at)
       values ('agent-e', date_trunc('hour', now() - interval '3 days'), 40, now() - interval '3 days')`;
+    // Told as the poller tells a write (jobs/pollers/social.ts).
+    await db.sql`select pg_notify(${SOCIAL_CHANGED_CHANNEL}, 'agent-e')`;
     const path = "/v2/agents/agent-e/follower-history";
     const t = "/v2/agents/{agent}/follower-history";
+    const week = (await getOnce(t, `${path}?window=7d`, (d) => d.points.length === 2))
+      .points as Body[];
     expect((await get(t, `${path}?window=1d`)).body.data.points).toHaveLength(1);
-    const week = (await get(t, `${path}?window=7d`)).body.data.points as Body[];
     expect(week.map((p) => p.followerCount)).toEqual([40, 150]);
     expect((await get(t, `${path}?window=all`)).body.data.points).toHaveLength(2);
     const bad = await get(t, `${path}?window=1y`);
