@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { SEED_ENGAGEMENT } from "../../devnet/agent-seed/social.ts";
 import { runCli, type Stack, waitFor } from "../helpers/cli.ts";
 import { nextIp } from "../helpers/launch.ts";
