@@ -178,9 +178,16 @@ describe("a stop and start carries on", () => {
       return { before, moved: { bsc: moved.bsc, arb: arb.arb } };
     };
 
+    let phaseAt = Date.now();
+    /** Where the minutes go, for the figures (docs/testing.md). */
+    const phase = (name: string) => {
+      process.stdout.write(`phase: ${name} ${((Date.now() - phaseAt) / 1000).toFixed(1)} s\n`);
+      phaseAt = Date.now();
+    };
     stack = await startStack(env);
     const record = readDeploymentRecord(dataDir);
     if (!record) throw new Error("no deployment record");
+    phase("boot");
     const story = await runStoryline({
       rpcUrl: bsc,
       record,
@@ -193,16 +200,19 @@ describe("a stop and start carries on", () => {
       safeTreasury: false,
       unregistered: false,
     });
+    phase("storyline");
     await pastFinality();
     await reaches(stack, await heads(), 120_000);
 
     // (a) Ctrl-C: the supervisor stops every role, anvil dumps.
+    phase("past finality, indexed");
     const a = await restart("SIGINT");
     expect(a.moved.bsc).toBeGreaterThan(a.before.bsc);
     expect(await exact()).toEqual([]);
 
     // (b) A crash of everything, after a dump holds the new activity (a hard kill loses at most
     // the last dump interval; docs/devnet-state.md).
+    phase("SIGINT restart, checked");
     await tradeBurst({
       rpcUrl: bsc,
       record,
@@ -213,6 +223,7 @@ describe("a stop and start carries on", () => {
     await pastFinality();
     await dumped(await heads());
     await reaches(stack, await heads(), 120_000);
+    phase("trades, past finality, dumped, indexed");
     const b = await restart("SIGKILL");
     expect(b.moved.arb).toBeGreaterThan(b.before.arb);
     expect(await exact()).toEqual([]);
@@ -222,6 +233,7 @@ describe("a stop and start carries on", () => {
     // At least 1,200 blocks (more than the 512 a restored chain keeps), and on until the devnet
     // has restarted anvil under the burst (its dump-size trigger, lowered above, fires after
     // ~1,100 empty blocks; 6,000 at most).
+    phase("SIGKILL restart, checked");
     const start = await head(bsc);
     const anvilRestarts = () =>
       (stack as Stack).output().match(/restarted anvil from the state file/g)?.length ?? 0;
@@ -247,6 +259,7 @@ describe("a stop and start carries on", () => {
     // twice with 5,000 blocks), two to five times that beside other stack tests on 2 cores.
     // What fails here is a stall (it never caught up before: docs/devnet-state.md), not the
     // pace: the wait ends only when the index stops moving for 150 s.
+    phase("burst mined");
     const burstAt = Date.now();
     const target = await heads();
     await keepsMoving(stack as Stack, target);
@@ -259,6 +272,7 @@ describe("a stop and start carries on", () => {
     );
     expect(await exact()).toEqual([]);
 
+    phase("burst indexed, checked");
     expect(await (stack as Stack).stop()).toBe(0);
   }, 1_500_000);
 });
