@@ -1,35 +1,22 @@
-import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
-import { ledgerTimes } from "../scripts/test-ledger.ts";
+import { HEAVY_SLOTS, testFileCost } from "./helpers/heavy-slots.ts";
 
 /**
- * Longest first, from the times of the last run in the ledger (docs/testing.md): a clean clone
- * has no vitest cache, and a long file started last runs alone at the end while the other
- * workers idle. A file the ledger has no time for is guessed from what it starts: a whole
- * stack (`startStack(`, `runChaos(`) for a minute, five with `sequencer: first`, else a second.
+ * Heavy files longest first, each after a clean clone's first two, then every light file,
+ * then the other heavy ones: the first two heavy files hold the two heavy slots
+ * (test/setup-heavy.ts) for minutes, mostly waiting on blocks, and the third worker runs the
+ * light files beside them; a long file started last would run alone at the end. Times are
+ * the ledger's last run (docs/testing.md): a clean clone has no vitest cache.
  */
-const STACK = /startStack\(|runChaos\(/;
-const LONGEST = /sequencer: first/;
-const ROOT = join(import.meta.dirname, "..");
-
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const times = ledgerTimes(readFileSync(join(ROOT, "docs", "testing.md"), "utf8"));
-    const seconds = new Map<TestSpecification, number>();
-    for (const f of sorted) {
-      const known = times.get(relative(ROOT, f.moduleId));
-      if (known !== undefined) seconds.set(f, known);
-      else {
-        const text = readFileSync(f.moduleId, "utf8");
-        seconds.set(f, LONGEST.test(text) ? 300 : STACK.test(text) ? 60 : 1);
-      }
-    }
-    // Stable: equal times keep the base order.
-    return sorted
-      .map((f, i) => ({ f, i }))
-      .sort((a, b) => (seconds.get(b.f) ?? 0) - (seconds.get(a.f) ?? 0) || a.i - b.i)
-      .map(({ f }) => f);
+    const cost = new Map(sorted.map((f) => [f, testFileCost(f.moduleId)]));
+    const byTime = (a: TestSpecification, b: TestSpecification) =>
+      (cost.get(b)?.seconds ?? 0) - (cost.get(a)?.seconds ?? 0);
+    // Array.prototype.sort is stable: equal times keep the base order.
+    const heavy = sorted.filter((f) => cost.get(f)?.heavy).sort(byTime);
+    const light = sorted.filter((f) => !cost.get(f)?.heavy).sort(byTime);
+    return [...heavy.slice(0, HEAVY_SLOTS), ...light, ...heavy.slice(HEAVY_SLOTS)];
   }
 }
