@@ -67,16 +67,6 @@ describe("a stop and start carries on", () => {
       const at = (id: number) => Number(data.chains.find((c) => c.chainId === id)?.indexedBlock);
       return { bsc: at(56), arb: at(42161) };
     };
-    /** Both chains indexed up to at least the given blocks. */
-    const reaches = (s: Stack, want: { bsc: number; arb: number }, timeoutMs: number) =>
-      waitFor(
-        `the index at ${JSON.stringify(want)}`,
-        async () => {
-          const at = await indexed(s);
-          return at.bsc >= want.bsc && at.arb >= want.arb ? at : undefined;
-        },
-        timeoutMs,
-      );
     const heads = async () => ({ bsc: await head(bsc), arb: await head(arb) });
     /**
      * Both chains indexed up to `want`, failing only when the index stops moving for 150 s: past
@@ -174,7 +164,7 @@ describe("a stop and start carries on", () => {
       process.stdout.write(
         `after ${signal}: BSC's index moved ${bscMs} ms after the start, Arbitrum's past ${before.arb} after ${Date.now() - upAt} ms\n`,
       );
-      await reaches(stack, await heads(), 60_000);
+      await keepsMoving(s2, await heads());
       return { before, moved: { bsc: moved.bsc, arb: arb.arb } };
     };
 
@@ -202,7 +192,7 @@ describe("a stop and start carries on", () => {
     });
     phase("storyline");
     await pastFinality();
-    await reaches(stack, await heads(), 120_000);
+    await keepsMoving(stack, await heads());
 
     // (a) Ctrl-C: the supervisor stops every role, anvil dumps.
     phase("past finality, indexed");
@@ -222,7 +212,7 @@ describe("a stop and start carries on", () => {
     });
     await pastFinality();
     await dumped(await heads());
-    await reaches(stack, await heads(), 120_000);
+    await keepsMoving(stack, await heads());
     phase("trades, past finality, dumped, indexed");
     const b = await restart("SIGKILL");
     expect(b.moved.arb).toBeGreaterThan(b.before.arb);
