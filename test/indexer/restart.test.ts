@@ -74,7 +74,8 @@ describe("a stop and start carries on", () => {
      * head moved (cli/watchdog.ts), and the role's restart. What recovered it is printed.
      */
     const keepsMoving = async (s: Stack, want: { bsc: number; arb: number }) => {
-      let last = await indexed(s);
+      // The status can be a moment away after a start (the API up before the index's views).
+      let last = await waitFor("the index's status", () => indexed(s));
       let movedAt = Date.now();
       while (last.bsc < want.bsc || last.arb < want.arb) {
         await new Promise((r) => setTimeout(r, 1_000));
