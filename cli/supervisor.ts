@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Config, ConfigError, displayHost } from "../lib/config.ts";
 import { checkDatabase } from "../lib/db/client.ts";
 import { pipeLines } from "../lib/lines.ts";
-import { isPortFree } from "../lib/local/net.ts";
+import { isPortFree, portHolders } from "../lib/local/net.ts";
 import { killStale } from "../lib/local/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/local/postgres/embedded.ts";
 import { SUPERVISOR_LIMITS } from "./limits.ts";
@@ -239,7 +239,7 @@ export async function runSupervisor(config: Config): Promise<void> {
 
 async function checkPort(variable: string, host: string, port: number): Promise<void> {
   if (!(await isPortFree(port, displayHost(host)))) {
-    throw new ConfigError(variable, `${host}:${port} is already in use`);
+    throw new ConfigError(variable, `${host}:${port} is already in use${await portHolders(port)}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Config, ConfigError } from "../lib/config.ts";
-import { isPortFree } from "../lib/local/net.ts";
+import { isPortFree, portHolders } from "../lib/local/net.ts";
 import { killStale } from "../lib/local/pidfile.ts";
 import {
   type StartAnvilReturnType,
@@ -48,7 +48,10 @@ export async function startLocalChain(
   await killStale(pidPath, "anvil");
   const port = config[p.portVariable];
   if (!(await isPortFree(port, config.DEVNET_HOST))) {
-    throw new ConfigError(p.portVariable, `${config.DEVNET_HOST}:${port} is already in use`);
+    throw new ConfigError(
+      p.portVariable,
+      `${config.DEVNET_HOST}:${port} is already in use${await portHolders(port)}`,
+    );
   }
   const statePath = join(p.dir, "state.json");
   const anvil = await startAnvil({

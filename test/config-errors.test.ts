@@ -25,7 +25,10 @@ describe("launchpad start with a bad configuration", () => {
     [
       "an API port in use",
       () => ({ PORT: String(busyPort) }),
-      /^launchpad: PORT: 127\.0\.0\.1:\d+ is already in use/,
+      // The holder is named: here the test process itself.
+      new RegExp(
+        `^launchpad: PORT: 127\\.0\\.0\\.1:\\d+ is already in use \\(LISTEN by pid ${process.pid}: `,
+      ),
     ],
     [
       "an indexer port in use",

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { freeListenPort, isPortFree, useListenPortRange } from "./net.ts";
+import { freeListenPort, isPortFree, portHolders, useListenPortRange } from "./net.ts";
 
 describe("freeListenPort", () => {
   it("answers a port below the ephemeral range that a server can bind, and sees it taken then", async () => {
@@ -28,5 +28,19 @@ describe("freeListenPort", () => {
     } finally {
       useListenPortRange(before.from, before.to);
     }
+  });
+});
+
+describe("portHolders", () => {
+  it("names the process listening on a port, and nobody once it is free", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      expect(await portHolders(port)).toMatch(new RegExp(`LISTEN by pid ${process.pid}: .*node`));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(await portHolders(port)).toBe("");
   });
 });

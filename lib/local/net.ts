@@ -1,3 +1,4 @@
+import { readdir, readFile, readlink } from "node:fs/promises";
 import { createServer } from "node:net";
 
 /** Asks the OS for a free TCP port on `host` (the port may be taken again before use). */
@@ -59,4 +60,64 @@ export function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
     server.once("error", () => resolve(false));
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+const TCP_STATES: Record<string, string> = {
+  "01": "ESTABLISHED",
+  "02": "SYN_SENT",
+  "03": "SYN_RECV",
+  "04": "FIN_WAIT1",
+  "05": "FIN_WAIT2",
+  "06": "TIME_WAIT",
+  "07": "CLOSE",
+  "08": "CLOSE_WAIT",
+  "09": "LAST_ACK",
+  "0A": "LISTEN",
+  "0B": "CLOSING",
+};
+
+/**
+ * Who holds local TCP `port`, in words, for an "already in use" error: each socket on it with
+ * its state and, where this user may see it, the process and its command line (Linux /proc;
+ * elsewhere an empty string). A port refused with nobody named was held for a moment only.
+ *
+ * @example
+ * throw new Error(`port ${port} is already in use${await portHolders(port)}`);
+ */
+export async function portHolders(port: number): Promise<string> {
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  const sockets: { inode: string; state: string }[] = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const text = await readFile(file, "utf8").catch(() => "");
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.split(":")[1] !== hex) continue;
+      sockets.push({ inode: f[9] ?? "0", state: TCP_STATES[f[3] ?? ""] ?? `state ${f[3]}` });
+    }
+  }
+  if (sockets.length === 0) return "";
+  const owners = await socketOwners(new Set(sockets.map((s) => s.inode).filter((i) => i !== "0")));
+  const parts = sockets.map((s) => {
+    const owner = owners.get(s.inode);
+    return owner ? `${s.state} by pid ${owner}` : `${s.state} (no process)`;
+  });
+  return ` (${[...new Set(parts)].join("; ")})`;
+}
+
+/** Socket inode → "pid: command line", for the processes whose fds this user may read. */
+async function socketOwners(inodes: Set<string>): Promise<Map<string, string>> {
+  const owners = new Map<string, string>();
+  if (inodes.size === 0) return owners;
+  const pids = (await readdir("/proc").catch(() => [])).filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+    for (const fd of fds) {
+      const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (!inode || !inodes.has(inode) || owners.has(inode)) continue;
+      const cmd = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      owners.set(inode, `${pid}: ${cmd.split("\0").join(" ").trim().slice(0, 160)}`);
+    }
+  }
+  return owners;
 }

@@ -3,19 +3,33 @@ import { readFile, rm } from "node:fs/promises";
 
 /**
  * Stops a process left running by an earlier supervisor that was killed hard (SIGKILL),
- * when the pid file names a live process whose command line contains `expect`.
+ * when the pid file names a live process whose command line contains `expect`: SIGINT, and
+ * SIGKILL after `graceMs`. It returns once the process is gone, so its ports are free: a
+ * SIGKILL takes effect a moment after it is sent, and a port checked in that moment is still
+ * held (a CI run's next start found the devnet's port "already in use").
  */
-export async function killStale(pidPath: string, expect: string): Promise<void> {
+export async function killStale(pidPath: string, expect: string, graceMs = 15_000): Promise<void> {
   const pid = Number.parseInt(await readFile(pidPath, "utf8").catch(() => ""), 10);
   if (!Number.isInteger(pid) || pid <= 0) return;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
   if (cmdline.includes(expect)) {
     process.kill(pid, "SIGINT");
-    const deadline = Date.now() + 15_000;
-    while (processRuns(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    if (processRuns(pid)) process.kill(pid, "SIGKILL");
+    if (!(await exited(pid, graceMs))) {
+      process.kill(pid, "SIGKILL");
+      if (!(await exited(pid, 10_000))) throw new Error(`${expect} (pid ${pid}) survived SIGKILL`);
+    }
   }
   await rm(pidPath, { force: true });
+}
+
+/** Waits up to `ms` for `pid` to stop running; false if it still runs. */
+async function exited(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (processRuns(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
 }
 
 /**

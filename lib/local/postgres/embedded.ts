@@ -5,7 +5,7 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import postgresJs from "postgres";
 import { pipeLines } from "../../lines.ts";
-import { freePort, isPortFree } from "../net.ts";
+import { freePort, isPortFree, portHolders } from "../net.ts";
 import { killStale, processRuns } from "../pidfile.ts";
 
 export type StartEmbeddedPostgresParameters = {
@@ -83,7 +83,8 @@ export async function startEmbeddedPostgres(
   const password = saved?.password ?? randomBytes(24).toString("hex");
   let port = p.port ?? saved?.port;
   if (port === undefined || (!p.port && !(await isPortFree(port)))) port = await freePort();
-  if (!(await isPortFree(port))) throw new Error(`port ${port} is already in use`);
+  if (!(await isPortFree(port)))
+    throw new Error(`port ${port} is already in use${await portHolders(port)}`);
   await writeFile(statePath, JSON.stringify({ port, password }), { mode: 0o600 });
 
   const isRoot = process.getuid?.() === 0;
