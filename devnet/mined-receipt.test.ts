@@ -42,4 +42,27 @@ describe("minedReceipt", () => {
       }),
     ).rejects.toThrow(/not in the node's pool/);
   });
+
+  it("says a transaction behind a nonce nobody sent waits for it, instead of mining in vain", async () => {
+    const transport = http(anvil.rpcUrl);
+    const client = createPublicClient({ transport });
+    const account = mnemonicToAccount(DEVNET_MNEMONIC, { addressIndex: 1 });
+    const wallet = createWalletClient({ account, transport });
+    const nonce = await client.getTransactionCount({ address: account.address });
+    // Nonce + 1 with nothing at nonce: anvil queues it, and no block can take it.
+    const hash = await wallet.sendTransaction({
+      chain: null,
+      to: account.address,
+      value: 1n,
+      nonce: nonce + 1,
+    });
+    await expect(
+      minedReceipt({
+        client,
+        test: createTestClient({ mode: "anvil", transport }),
+        hash,
+        stuckAfterMs: 300,
+      }),
+    ).rejects.toThrow(new RegExp(`waits behind nonce ${nonce} of 0x[0-9a-fA-F]{40}`));
+  });
 });

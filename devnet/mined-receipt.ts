@@ -17,28 +17,69 @@ export type MinedReceiptParameters = {
 
 export type MinedReceiptReturnType = TransactionReceipt;
 
+/** Blocks mined for a stuck transaction before it is given up, and the wait after each. */
+const MINE_ROUNDS = 6;
+const ROUND_WAIT_MS = 10_000;
+
 /**
  * The receipt of a transaction sent to a devnet. Anvil's automine can leave a ready transaction
  * in its pool with no block to take it (foundry-rs/foundry#10122; a market test's setup waited
- * 180 s on one in CI), so one still pending after 20 s gets a block mined for it; a block set
- * with `setNextBlockTimestamp` keeps its time. A transaction the node does not hold at all is an
- * error that says so, never a wait without end.
+ * 180 s on one in CI), so one still pending after 20 s gets blocks mined for it, one at a time; a
+ * block set with `setNextBlockTimestamp` keeps its time. A transaction no block can take is an
+ * error that says why (not in the pool, its nonce used by another, waiting behind a missing
+ * nonce, a fee under the base fee), never a wait without end.
+ *
+ * @example
+ * const receipt = await minedReceipt({ client, test, hash: await wallet.sendTransaction(tx) });
  */
 export async function minedReceipt(p: MinedReceiptParameters): Promise<MinedReceiptReturnType> {
-  const wait = (timeout: number) =>
-    p.client.waitForTransactionReceipt({
-      hash: p.hash,
-      pollingInterval: p.pollingInterval ?? 50,
-      timeout,
-    });
-  try {
-    return await wait(p.stuckAfterMs ?? 20_000);
-  } catch (error) {
-    if (!(error instanceof WaitForTransactionReceiptTimeoutError)) throw error;
-    const tx = await p.client.getTransaction({ hash: p.hash }).catch(() => undefined);
-    if (!tx) throw new Error(`transaction ${p.hash} is not in the node's pool`, { cause: error });
+  const wait = async (timeout: number) => {
+    try {
+      return await p.client.waitForTransactionReceipt({
+        hash: p.hash,
+        pollingInterval: p.pollingInterval ?? 50,
+        timeout,
+      });
+    } catch (error) {
+      if (error instanceof WaitForTransactionReceiptTimeoutError) return undefined;
+      throw error;
+    }
+  };
+  const first = await wait(p.stuckAfterMs ?? 20_000);
+  if (first) return first;
+  for (let round = 0; round < MINE_ROUNDS; round++) {
+    await assertMineable(p.client, p.hash);
     await p.test.mine({ blocks: 1 });
-    // A node starved of CPU (CI's two cores under a dozen processes) may take longer still.
-    return wait(60_000);
+    // A node starved of CPU (CI's two cores under a dozen processes) may take a while.
+    const receipt = await wait(ROUND_WAIT_MS);
+    if (receipt) return receipt;
+  }
+  throw new Error(`transaction ${p.hash} stayed in the pool through ${MINE_ROUNDS} mined blocks`);
+}
+
+/** Throws, saying why, when no block can take the pending transaction `hash`. */
+async function assertMineable(client: PublicClient, hash: Hex): Promise<void> {
+  const tx = await client.getTransaction({ hash }).catch(() => undefined);
+  if (!tx) throw new Error(`transaction ${hash} is not in the node's pool`);
+  if (tx.blockNumber !== null) return; // mined meanwhile: the next wait sees its receipt
+  const [next, head] = await Promise.all([
+    client.getTransactionCount({ address: tx.from, blockTag: "latest" }),
+    client.getBlock(),
+  ]);
+  if (tx.nonce < next) {
+    throw new Error(
+      `transaction ${hash} can never be mined: nonce ${tx.nonce} of ${tx.from} is already used by another transaction`,
+    );
+  }
+  if (tx.nonce > next) {
+    throw new Error(
+      `transaction ${hash} waits behind nonce ${next} of ${tx.from}, which no transaction in the pool fills (it has nonce ${tx.nonce})`,
+    );
+  }
+  const fee = tx.maxFeePerGas ?? tx.gasPrice;
+  if (fee !== undefined && head.baseFeePerGas != null && fee < head.baseFeePerGas) {
+    throw new Error(
+      `transaction ${hash} offers ${fee} wei of gas price, under the base fee of ${head.baseFeePerGas}`,
+    );
   }
 }
