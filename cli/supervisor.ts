@@ -92,11 +92,8 @@ export async function runSupervisor(config: Config): Promise<void> {
       await checkPort("HYPERLIQUID_PORT", "127.0.0.1", config.HYPERLIQUID_PORT);
     if (!config.SAFE_TX_SERVICE_URL && config.LAUNCHPAD_ENV !== "production")
       await checkPort("SAFE_TX_SERVICE_PORT", "127.0.0.1", config.SAFE_TX_SERVICE_PORT);
-    if (config.devnet) {
-      // An anvil left by a supervisor killed with SIGKILL still holds the devnet port.
-      await killStale(join(config.dataDir, "run", "anvil.pid"), "anvil");
-      await checkPort("DEVNET_PORT", config.DEVNET_HOST, config.DEVNET_PORT);
-    }
+    // The devnet's ports are checked as its chains start (devnet/local-chain.ts): an anvil left
+    // by a supervisor killed with SIGKILL is stopped there first.
 
     // Postgres and the devnet need nothing of each other: both start at once (a second off
     // every start). Each one that came up is on the stack, so a failure of the other stops it.

@@ -209,6 +209,9 @@ async function spawnAnvil(
   // Its own process group: a terminal's Ctrl-C goes to the supervisor, which stops anvil in
   // order (after the indexer) so the state file is written last.
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+  // Named at once, not once it answers: a supervisor killed in between leaves it to the next
+  // start to stop.
+  if (child.pid) p.onSpawn?.(child.pid);
   const tail: string[] = [];
   const onLine = (line: string) => {
     tail.push(line);
@@ -224,7 +227,6 @@ async function spawnAnvil(
   );
   await Promise.race([waitForRpc(rpcUrl), exited]);
   if (load) await keepTimestampsIncreasing(rpcUrl, notBefore);
-  if (child.pid) p.onSpawn?.(child.pid);
   return child;
 }
 

@@ -2,14 +2,15 @@ import { writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Config, ConfigError } from "../lib/config.ts";
-import { isPortFree, portHolders } from "../lib/local/net.ts";
-import { killStale } from "../lib/local/pidfile.ts";
+import { isPortFree, portHolders, portSockets } from "../lib/local/net.ts";
+import { killStale, stopProcess } from "../lib/local/pidfile.ts";
 import {
   type StartAnvilReturnType,
   startAnvil,
   testAnvilHistory,
   testAnvilShedBytes,
 } from "./anvil.ts";
+import { exitDumpPath } from "./state-file.ts";
 
 export type StartLocalChainParameters = {
   config: Config;
@@ -47,6 +48,16 @@ export async function startLocalChain(
   await mkdir(join(config.dataDir, "run"), { recursive: true });
   await killStale(pidPath, "anvil");
   const port = config[p.portVariable];
+  // An anvil on this chain's own state files that its pid file does not name (a supervisor
+  // killed between spawning one and recording it) is as stale: stopped the same way.
+  if (!(await isPortFree(port, config.DEVNET_HOST))) {
+    const ours = `--dump-state ${exitDumpPath(join(p.dir, "state.json"))}`;
+    for (const s of await portSockets(port)) {
+      if (s.pid && s.state === "LISTEN" && s.cmdline?.includes(ours)) {
+        await stopProcess(s.pid, "anvil");
+      }
+    }
+  }
   if (!(await isPortFree(port, config.DEVNET_HOST))) {
     throw new ConfigError(
       p.portVariable,

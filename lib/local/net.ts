@@ -76,15 +76,14 @@ const TCP_STATES: Record<string, string> = {
   "0B": "CLOSING",
 };
 
+/** A TCP socket on a local port: its state, and its process where this user may see it. */
+export type PortSocket = { state: string; pid?: number; cmdline?: string };
+
 /**
- * Who holds local TCP `port`, in words, for an "already in use" error: each socket on it with
- * its state and, where this user may see it, the process and its command line (Linux /proc;
- * elsewhere an empty string). A port refused with nobody named was held for a moment only.
- *
- * @example
- * throw new Error(`port ${port} is already in use${await portHolders(port)}`);
+ * The sockets on local TCP `port` (Linux /proc; elsewhere none), each with its state and, where
+ * this user may read the process's fds, its pid and command line.
  */
-export async function portHolders(port: number): Promise<string> {
+export async function portSockets(port: number): Promise<PortSocket[]> {
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
   const sockets: { inode: string; state: string }[] = [];
   for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
@@ -95,18 +94,32 @@ export async function portHolders(port: number): Promise<string> {
       sockets.push({ inode: f[9] ?? "0", state: TCP_STATES[f[3] ?? ""] ?? `state ${f[3]}` });
     }
   }
-  if (sockets.length === 0) return "";
+  if (sockets.length === 0) return [];
   const owners = await socketOwners(new Set(sockets.map((s) => s.inode).filter((i) => i !== "0")));
-  const parts = sockets.map((s) => {
-    const owner = owners.get(s.inode);
-    return owner ? `${s.state} by pid ${owner}` : `${s.state} (no process)`;
-  });
+  return sockets.map((s) => ({ state: s.state, ...owners.get(s.inode) }));
+}
+
+/**
+ * Who holds local TCP `port`, in words, for an "already in use" error (empty when nobody is
+ * seen: the port was held for a moment only).
+ *
+ * @example
+ * throw new Error(`port ${port} is already in use${await portHolders(port)}`);
+ */
+export async function portHolders(port: number): Promise<string> {
+  const sockets = await portSockets(port);
+  if (sockets.length === 0) return "";
+  const parts = sockets.map((s) =>
+    s.pid ? `${s.state} by pid ${s.pid}: ${s.cmdline?.slice(0, 160)}` : `${s.state} (no process)`,
+  );
   return ` (${[...new Set(parts)].join("; ")})`;
 }
 
-/** Socket inode → "pid: command line", for the processes whose fds this user may read. */
-async function socketOwners(inodes: Set<string>): Promise<Map<string, string>> {
-  const owners = new Map<string, string>();
+/** Socket inode → its process, for the processes whose fds this user may read. */
+async function socketOwners(
+  inodes: Set<string>,
+): Promise<Map<string, { pid: number; cmdline: string }>> {
+  const owners = new Map<string, { pid: number; cmdline: string }>();
   if (inodes.size === 0) return owners;
   const pids = (await readdir("/proc").catch(() => [])).filter((d) => /^\d+$/.test(d));
   for (const pid of pids) {
@@ -116,7 +129,7 @@ async function socketOwners(inodes: Set<string>): Promise<Map<string, string>> {
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
       if (!inode || !inodes.has(inode) || owners.has(inode)) continue;
       const cmd = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-      owners.set(inode, `${pid}: ${cmd.split("\0").join(" ").trim().slice(0, 160)}`);
+      owners.set(inode, { pid: Number(pid), cmdline: cmd.split("\0").join(" ").trim() });
     }
   }
   return owners;

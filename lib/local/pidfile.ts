@@ -12,14 +12,25 @@ export async function killStale(pidPath: string, expect: string, graceMs = 15_00
   const pid = Number.parseInt(await readFile(pidPath, "utf8").catch(() => ""), 10);
   if (!Number.isInteger(pid) || pid <= 0) return;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-  if (cmdline.includes(expect)) {
-    process.kill(pid, "SIGINT");
-    if (!(await exited(pid, graceMs))) {
-      process.kill(pid, "SIGKILL");
-      if (!(await exited(pid, 10_000))) throw new Error(`${expect} (pid ${pid}) survived SIGKILL`);
-    }
-  }
+  if (cmdline.includes(expect)) await stopProcess(pid, expect, graceMs);
   await rm(pidPath, { force: true });
+}
+
+/**
+ * SIGINT to `pid`, SIGKILL after `graceMs`; returns once it is gone (its ports free).
+ *
+ * @example
+ * await stopProcess(anvilPid, "anvil");
+ */
+export async function stopProcess(pid: number, name: string, graceMs = 15_000): Promise<void> {
+  try {
+    process.kill(pid, "SIGINT");
+  } catch {
+    return; // already gone
+  }
+  if (await exited(pid, graceMs)) return;
+  process.kill(pid, "SIGKILL");
+  if (!(await exited(pid, 10_000))) throw new Error(`${name} (pid ${pid}) survived SIGKILL`);
 }
 
 /** Waits up to `ms` for `pid` to stop running; false if it still runs. */
