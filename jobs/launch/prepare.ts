@@ -122,6 +122,9 @@ async function provisionAndFund(ctx: SagaContext, agentId: string, row: PrepRow)
     // Topped up only below the bare need: a little drift in the gas price is not worth a tx.
     return balance >= budget ? null : { to: address, value: target - balance };
   };
+  // A kill inside the four.meme login beside it may have cut the store's own kill point short
+  // (the saga's funding step says the same): a stored funding is that state.
+  if (row.fund_tx) kill("prepare-stored");
   // A stored funding that never reached the node goes out now; settle tells mined from dropped.
   await rebroadcastRelayerTxs(ctx, [row.fund_tx]);
   await Promise.all([
