@@ -6,8 +6,8 @@ export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".launchpad/**", ".ponder/**"],
-    // Tests start real Postgres, anvil and child processes: give them room. Two heavy files at
-    // once (test/setup-heavy.ts) on the 2-core CI machine, and a third worker for light ones.
+    // Tests start real Postgres, anvil and child processes: give them room. HEAVY_SLOTS heavy
+    // files at once (test/setup-heavy.ts) on the 2-core CI machine, and a worker for light ones.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     maxWorkers: HEAVY_SLOTS + 1,

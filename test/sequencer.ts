@@ -2,11 +2,11 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { HEAVY_SLOTS, testFileCost } from "./helpers/heavy-slots.ts";
 
 /**
- * Heavy files longest first, each after a clean clone's first two, then every light file,
- * then the other heavy ones: the first two heavy files hold the two heavy slots
- * (test/setup-heavy.ts) for minutes, mostly waiting on blocks, and the third worker runs the
- * light files beside them; a long file started last would run alone at the end. Times are
- * the ledger's last run (docs/testing.md): a clean clone has no vitest cache.
+ * Heavy files longest first, the first `HEAVY_SLOTS` of them, then every light file, then the
+ * other heavy ones: the first heavy files hold the heavy slots (test/setup-heavy.ts) for
+ * minutes, mostly waiting on blocks, and the extra worker runs the light files beside them; a
+ * long file started last would run alone at the end. Times are the ledger's last run
+ * (docs/testing.md): a clean clone has no vitest cache.
  */
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
