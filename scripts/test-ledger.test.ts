@@ -88,6 +88,13 @@ describe("test ledger", () => {
       ["test/s/x.suite.ts", "stack", 2, 1, 5],
       ["test/shared.test.ts", "stack", 2, 1, 9],
     ]);
+    // A file's own time with its hooks (test/reporters/file-times.ts, under another checkout's
+    // root as CI writes it) wins over the report's first-to-last test: a stack booted in a
+    // `beforeAll` is part of the file's cost.
+    const own = ledgerRows({ testResults: [] }, root, {
+      fileTimes: { "/elsewhere/clone/a/one.test.ts": 61.5 },
+    });
+    expect(own.find((r) => r.path === "a/one.test.ts")?.seconds).toBe(61.5);
     const table = ledgerTable(rows);
     const row = (...cells: string[]) =>
       new RegExp(

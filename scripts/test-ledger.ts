@@ -1,6 +1,8 @@
-// `npm run test:ledger -- <report.json>... [--out docs/testing.md]`: writes the ledger of what each
-// test file proves (docs/testing.md) from a vitest JSON report
-// (`npx vitest run --reporter=default --reporter=json --outputFile.json=report.json`).
+// `npm run test:ledger -- <report.json>... [<times.json>] [--out docs/testing.md]`: writes the
+// ledger of what each test file proves (docs/testing.md) from a vitest JSON report
+// (`npx vitest run --reporter=default --reporter=json --outputFile.json=report.json`) and, for
+// each file's own time with its hooks, the file `test/reporters/file-times.ts` writes (.ci/run
+// writes both).
 // Every test file in the repository is listed, with or without a time in the report: a file
 // that disappears, or stops running, shows in review. The part between the markers is
 // generated; the rest of the file is kept as written.
@@ -103,8 +105,17 @@ export function tierOf(text: string): Tier {
   return "unit";
 }
 
-/** Rows for every file; times from the report (a suite's time is the sum of its tests'). */
-export function ledgerRows(report: Report, root = ROOT): Row[] {
+/**
+ * Each file's own time, hooks included, from `test/reporters/file-times.ts`: the JSON report
+ * times a file from its first test to its last, without the `beforeAll` that boots its stack.
+ */
+export type FileTimes = { fileTimes: Record<string, number> };
+
+/**
+ * Rows for every file; times from `times` where it has the file, else from the report (a
+ * suite's time is the sum of its tests').
+ */
+export function ledgerRows(report: Report, root = ROOT, times?: FileTimes): Row[] {
   const files = testFiles(root);
   // A report from another checkout (CI's fresh clone) names files under its own root: match
   // such a path by the repository-relative path it ends with.
@@ -114,6 +125,7 @@ export function ledgerRows(report: Report, root = ROOT): Row[] {
   };
   const byFile = new Map<string, FileResult>();
   for (const r of report.testResults) byFile.set(key(r.name), r);
+  const own = new Map(Object.entries(times?.fileTimes ?? {}).map(([f, s]) => [key(f), s]));
   // Suites run inside test/shared-stack.test.ts: their describe names their file.
   const suites = new Map<string, Assertion[]>();
   for (const r of report.testResults) {
@@ -127,10 +139,11 @@ export function ledgerRows(report: Report, root = ROOT): Row[] {
     const r = byFile.get(path);
     const suite = suites.get(path);
     const tests = r?.assertionResults ?? suite;
-    let seconds: number | undefined;
-    if (r?.startTime !== undefined && r.endTime !== undefined)
+    let seconds: number | undefined = own.get(path);
+    if (seconds === undefined && r?.startTime !== undefined && r.endTime !== undefined)
       seconds = (r.endTime - r.startTime) / 1000;
-    else if (suite) seconds = suite.reduce((s, a) => s + (a.duration ?? 0), 0) / 1000;
+    else if (seconds === undefined && suite)
+      seconds = suite.reduce((s, a) => s + (a.duration ?? 0), 0) / 1000;
     return {
       path,
       proves: provesLine(text),
@@ -150,7 +163,7 @@ export function ledgerTable(rows: Row[], runAt?: Date, reports = 1): string {
   const measured = rows.filter((r) => r.seconds !== undefined && !r.path.endsWith(".suite.ts"));
   const total = measured.reduce((s, r) => s + (r.seconds ?? 0), 0);
   const out = [
-    `${rows.length} files (${count}). Times from ${reports === 1 ? "the run" : `${reports} runs, the last`} of ${runAt ? `${runAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : "an unknown date"}: ${measured.length} files ran, their times sum to ${Math.round(total)} s (on 2 workers; a suite's time is inside test/shared-stack.test.ts's). "-" means the file did not run in that report.`,
+    `${rows.length} files (${count}). Times from ${reports === 1 ? "the run" : `${reports} runs, the last`} of ${runAt ? `${runAt.toISOString().slice(0, 16).replace("T", " ")} UTC` : "an unknown date"}: ${measured.length} files ran, their times sum to ${Math.round(total)} s (files run side by side, HEAVY_SLOTS heavy ones at once; a suite's time is inside test/shared-stack.test.ts's). "-" means the file did not run in that report.`,
     "",
   ];
   const cells = rows.map((r) => [
@@ -215,14 +228,19 @@ if (process.argv[1] === import.meta.filename) {
     options: { out: { type: "string", default: join(ROOT, "docs", "testing.md") } },
   });
   if (positionals.length === 0) {
-    console.error("usage: npm run test:ledger -- <vitest-report.json>... [--out docs/testing.md]");
+    console.error(
+      "usage: npm run test:ledger -- <vitest-report.json>... [<file-times.json>] [--out docs/testing.md]",
+    );
     process.exit(2);
   }
-  // Several reports (a full run, then files run again) merge: a later one's file wins.
-  const report = mergeReports(
-    positionals.map((p) => JSON.parse(readFileSync(p, "utf8")) as Report),
-  );
-  const rows = ledgerRows(report);
+  // Several reports (a full run, then files run again) merge: a later one's file wins. A file
+  // of own times (`LAUNCHPAD_TEST_TIMES`, .ci/run writes one beside its report) is told by its
+  // key.
+  const docs = positionals.map((p) => JSON.parse(readFileSync(p, "utf8")) as Report | FileTimes);
+  const times: FileTimes = { fileTimes: {} };
+  for (const d of docs) if ("fileTimes" in d) Object.assign(times.fileTimes, d.fileTimes);
+  const report = mergeReports(docs.filter((d): d is Report => "testResults" in d));
+  const rows = ledgerRows(report, ROOT, times);
   const out = values.out as string;
   const doc = existsSync(out) ? readFileSync(out, "utf8") : "# Tests\n";
   const runAt = report.startTime ? new Date(report.startTime) : undefined;
