@@ -74,7 +74,10 @@ export default createConfig({
         rpc: indexerTransport([arbitrum.rpcUrl], {
           concurrency: rpcConcurrency(arbitrum.devnet),
         }),
-        // Arbitrum One makes a block every ~0.25 s; a USDC deposit is not latency-critical.
+        // New heads pushed where ARBITRUM_WS_URL is set (the devnet hands in its own when it
+        // mines on its own); else polled. Arbitrum One makes a block every ~0.25 s; a USDC
+        // deposit is not latency-critical.
+        ws: arbitrum.wsUrl,
         pollingInterval: arbitrum.devnet ? 100 : 1_000,
       },
     }),

@@ -43,9 +43,15 @@ function writeArbitrumRecord(dataDir: string, record: ArbitrumDevnetRecord): voi
 }
 
 /** The record as the configuration an operator sets for Arbitrum One. */
-export function arbitrumEnv(record: ArbitrumDevnetRecord): Record<string, string> {
+export function arbitrumEnv(
+  record: ArbitrumDevnetRecord,
+  config: Pick<Config, "DEVNET_BLOCK_TIME">,
+): Record<string, string> {
   return {
     ARBITRUM_RPC_URL: record.rpcUrl,
+    // Heads pushed as an operator would set it for Arbitrum One, where the chain mines on its own
+    // (on an automine devnet a head comes only with a transaction: there the indexer polls).
+    ...(config.DEVNET_BLOCK_TIME > 0 && { ARBITRUM_WS_URL: record.rpcUrl.replace(/^http/, "ws") }),
     ARBITRUM_USDC_ADDRESS: record.usdc,
     ARBITRUM_BRIDGE_ADDRESS: record.bridge,
     ARBITRUM_START_BLOCK: String(record.deployedAtBlock),

@@ -54,5 +54,5 @@ export function devnetEnv(config: Config): Record<string, string> {
   const env = deploymentEnv(record, config, deploymentRecordPath(config.dataDir));
   // The local Arbitrum chain, unless an operator points ARBITRUM_RPC_URL elsewhere.
   const arbitrum = config.ARBITRUM_RPC_URL ? undefined : readArbitrumRecord(config.dataDir);
-  return arbitrum ? { ...env, ...arbitrumEnv(arbitrum) } : env;
+  return arbitrum ? { ...env, ...arbitrumEnv(arbitrum, config) } : env;
 }

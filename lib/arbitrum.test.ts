@@ -29,6 +29,7 @@ describe("resolveArbitrum", () => {
     expect(a).toEqual({
       chainId: 42161,
       rpcUrl: "https://arb.example",
+      wsUrl: undefined,
       devnet: false,
       usdc: ARBITRUM_USDC,
       bridge: HYPERLIQUID_BRIDGE2,
@@ -43,5 +44,16 @@ describe("resolveArbitrum", () => {
     );
     expect(() => resolveArbitrum(config)).toThrow(ConfigError);
     expect(() => resolveArbitrum(config)).toThrow(/ARBITRUM_START_BLOCK/);
+  });
+
+  it("subscribes to new heads at ARBITRUM_WS_URL, which must be a WebSocket URL", () => {
+    const env = { ...BSC, ARBITRUM_RPC_URL: "https://arb.example", ARBITRUM_START_BLOCK: "9" };
+    const a = resolveArbitrum(
+      loadConfig({ ...env, ARBITRUM_WS_URL: "wss://arb.example/ws" }, empty),
+    );
+    expect(a?.wsUrl).toBe("wss://arb.example/ws");
+    expect(() => loadConfig({ ...env, ARBITRUM_WS_URL: "https://arb.example" }, empty)).toThrow(
+      /ARBITRUM_WS_URL: must be a ws:\/\/ or wss:\/\/ URL/,
+    );
   });
 });

@@ -14,6 +14,8 @@ export const ARBITRUM_SOURCE = "evm-indexer:arbitrum";
 export type ArbitrumSettings = {
   chainId: typeof ARBITRUM_CHAIN_ID;
   rpcUrl: string;
+  /** Where new heads are pushed (ARBITRUM_WS_URL), or undefined: the indexer polls. */
+  wsUrl?: string;
   /** The local anvil (`npm start` without BSC_RPC_URL) rather than Arbitrum One. */
   devnet: boolean;
   usdc: Address;
@@ -39,6 +41,7 @@ export function resolveArbitrum(config: Config): ArbitrumSettings | undefined {
   return {
     chainId: ARBITRUM_CHAIN_ID,
     rpcUrl: config.ARBITRUM_RPC_URL,
+    wsUrl: config.ARBITRUM_WS_URL,
     devnet: config.devnet,
     usdc: config.ARBITRUM_USDC_ADDRESS ?? ARBITRUM_USDC,
     bridge: config.ARBITRUM_BRIDGE_ADDRESS ?? HYPERLIQUID_BRIDGE2,

@@ -210,6 +210,8 @@ const schema = z.object({
   SAFE_TX_SERVICE_PORT: port.default(3015),
   X_BEARER_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
   ARBITRUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Where the indexer subscribes to Arbitrum's new heads instead of polling for them.
+  ARBITRUM_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),
   ARBITRUM_USDC_ADDRESS: address.optional(),
   ARBITRUM_DEVNET_PORT: port.default(8546),
   // The perps venue's deposit contract on Arbitrum (default: Hyperliquid's Bridge2) and the

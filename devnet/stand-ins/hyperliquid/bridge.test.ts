@@ -150,7 +150,7 @@ beforeAll(async () => {
     LAUNCHPAD_DATA_DIR: dataDir,
     HYPERLIQUID_PORT: port,
     LOG_LEVEL: "warn",
-    ...arbitrumEnv(rec),
+    ...arbitrumEnv(rec, { DEVNET_BLOCK_TIME: 0 }),
   };
   await startVenue();
 }, 120_000);
