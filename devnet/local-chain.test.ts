@@ -12,11 +12,8 @@ afterAll(async () => {
   for (const c of started) await c.stop().catch(() => {});
 });
 
-// A supervisor killed between spawning anvil and recording its pid leaves an anvil on the chain's
-// own state file that no pid file names: the next start must stop it, not refuse the port.
-it("stops an anvil on its own state file that no pid file names, and starts on the port", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "local-chain-"));
-  const port = await freeListenPort();
+/** The BSC devnet's chain in a fresh data directory on `port`, as the supervisor starts it. */
+function chainOn(port: number, dataDir = mkdtempSync(join(tmpdir(), "local-chain-"))) {
   const config = loadConfig({ LAUNCHPAD_DATA_DIR: dataDir, DEVNET_PORT: String(port) }, dataDir);
   const start = () =>
     startLocalChain({
@@ -26,6 +23,13 @@ it("stops an anvil on its own state file that no pid file names, and starts on t
       portVariable: "DEVNET_PORT",
       log: () => {},
     });
+  return { dataDir, start };
+}
+
+// A supervisor killed between spawning anvil and recording its pid leaves an anvil on the chain's
+// own state file that no pid file names: the next start must stop it, not refuse the port.
+it("stops an anvil on its own state file that no pid file names, and starts on the port", async () => {
+  const { dataDir, start } = chainOn(await freeListenPort());
   const orphan = await start();
   started.push(orphan);
   const orphanPid = orphan.child.pid as number;
@@ -44,22 +48,14 @@ it("stops an anvil on its own state file that no pid file names, and starts on t
 });
 
 it("still refuses a port another program holds", async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "local-chain-"));
   const { createServer } = await import("node:net");
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  const config = loadConfig({ LAUNCHPAD_DATA_DIR: dataDir, DEVNET_PORT: String(port) }, dataDir);
+  const { start } = chainOn((server.address() as { port: number }).port);
   try {
-    await expect(
-      startLocalChain({
-        config,
-        dir: join(dataDir, "devnet"),
-        pidFile: "anvil.pid",
-        portVariable: "DEVNET_PORT",
-        log: () => {},
-      }),
-    ).rejects.toThrow(new RegExp(`already in use \\(LISTEN by pid ${process.pid}: `));
+    await expect(start()).rejects.toThrow(
+      new RegExp(`already in use \\(LISTEN by pid ${process.pid}: `),
+    );
   } finally {
     server.close();
   }
