@@ -66,7 +66,10 @@ export function prng(seed: number): Random {
  */
 export function storyWorld(p: StoryWorldParameters): StoryWorld {
   const chain = viemChain({ id: p.record.chainId, name: "devnet", rpcUrls: [p.rpcUrl] });
-  const transport = http(p.rpcUrl);
+  // The devnet restarts anvil from its state file now and then (devnet/anvil.ts: an RPC outage
+  // of 1-2 s, longer on a loaded machine): every call rides it out as the indexer does, with
+  // retries over ~16 s (250 ms doubling) rather than viem's ~1 s.
+  const transport = http(p.rpcUrl, { retryCount: 6, retryDelay: 250 });
   const pollingInterval = p.pollingInterval ?? 50;
   const client = createPublicClient({ chain, transport, pollingInterval }) as PublicClient;
   const test = createTestClient({ chain, mode: "anvil", transport });

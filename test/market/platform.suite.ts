@@ -1,5 +1,5 @@
 import { type Address, createWalletClient, http, parseEther } from "viem";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { responseChecker } from "../../api/testing/openapi.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
@@ -23,8 +23,6 @@ import { WsClient } from "../ws/client.ts";
 // without filters), the `trades` WebSocket channel's item equal to the REST one, the agent
 // list's treasury, burn and runway equal to `/burn-rate`'s for the same valuation, and the
 // agent detail's tax income equal to the sum of its wallets' `tax_income` rows.
-
-vi.setConfig({ testTimeout: 180_000 });
 
 // biome-ignore lint/suspicious/noExplicitAny: API bodies, read by the assertions
 type Body = Record<string, any>;
