@@ -15,7 +15,8 @@ export default defineConfig({
     // Tests start real Postgres, anvil and child processes: give them room. HEAVY_SLOTS heavy
     // files at once (test/setup-heavy.ts) on the 2-core CI machine, and a worker for light ones.
     // The timeouts catch a hang, not a slow machine: the same commit took 762 s one day and
-    // 1,670 s on another day's machine, where a test of 25 s met the old 60 s (docs/testing.md).
+    // 1,671 s on another day's machine, where a test whose file took 14 s met the old 60 s
+    // (docs/testing.md, "Limits for a slower machine").
     testTimeout: 180_000,
     hookTimeout: 300_000,
     maxWorkers: HEAVY_SLOTS + 1,
