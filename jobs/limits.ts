@@ -28,8 +28,12 @@ export const JOB_LIMITS = {
   producerConnections: 2,
   /** How often a worker asks pg-boss for new jobs, in seconds. */
   pollingIntervalSeconds: 0.5,
-  /** The same on queues whose sends NOTIFY the worker (the launch saga): a backstop only. */
-  notifyPollingIntervalSeconds: 2,
+  /**
+   * The same on queues whose sends NOTIFY the worker (the launch saga, the pollers, the inbox
+   * drains): a backstop only, for a job that became due later. pg-boss fetches on each of its
+   * listener's reconnects. Per local worker: the pollers run four each, the saga eight.
+   */
+  notifyPollingIntervalSeconds: 5,
 } as const;
 
 /** Limits of the launch saga. */
@@ -115,10 +119,18 @@ export const EVENT_JOB_LIMITS = {
   drainExpireSeconds: 60,
   /** Failed attempts before an inbox row goes to the dead letter (failed_at). */
   maxAttempts: 3,
-  /** Safety net besides LISTEN: a missed notification still drains within this. */
-  kickEveryMs: 1_000,
-  /** Chain projector: how often it compares the index with the feed. */
-  projectEveryMs: 500,
+  /**
+   * Safety net besides LISTEN (which also kicks on every reconnect): a missed notification, or a
+   * row a drain left to retry, still drains within this. Each kick is a job sent; at 1 s an idle
+   * worker sent one a second.
+   */
+  kickEveryMs: 5_000,
+  /**
+   * Chain projector: a pass on each of Ponder's commits that changed a table (its NOTIFY) and at
+   * least this often, so a missed notification only delays. At 500 ms without the NOTIFY an idle
+   * worker ran four of its passes a second (two chains).
+   */
+  projectEveryMs: 5_000,
   /** Blocks below the index head that the projector re-checks on every pass (reorg window). */
   reorgWindowBlocks: 256,
 } as const;

@@ -82,8 +82,10 @@ export const OUTBOUND_LIMITS = {
   globalConcurrency: 64,
   /** Events read from app.agent_events per fan-out transaction. */
   fanoutBatch: 500,
-  /** The dispatcher looks for due work at least this often (notifications wake it sooner). */
+  /** The dispatcher looks for attempts that came due this often (notifications wake it sooner). */
   pollMs: 250,
+  /** ...and for new events at least this often: NOTIFY agent_events wakes it at once. */
+  fanoutEveryMs: 5_000,
   /** A chain event is delivered once its block is this deep below the chain head. */
   chainFinalityDepth: 15n,
   /** Bytes of a receiver's answer kept in the delivery log. */

@@ -73,9 +73,16 @@ export class Hub {
   async start(): Promise<void> {
     const chain = () => void this.chainLoop.wake();
     const agents = () => void this.agentLoop.wake();
-    // Ponder notifies `<views schema>_live_query` when it commits a block; agent_events
+    // Ponder notifies `<views schema>_live_query` when it commits a block, with the names of the
+    // tables it changed (`[]`: none, as for every empty block: nothing to read); agent_events
     // notifies on every write. The timer covers a notification lost during a reconnect.
-    const a = await this.sql.listen(`${this.schema}_live_query`, chain, chain);
+    const a = await this.sql.listen(
+      `${this.schema}_live_query`,
+      (tables) => {
+        if (tables !== "[]") chain();
+      },
+      chain,
+    );
     const b = await this.sql.listen(AGENT_EVENTS_CHANNEL, agents, agents);
     // The perps poller stored a poll (or a wallet changed): a signal, not an item.
     const c = await this.sql.listen(PERPS_CHANGED_CHANNEL, (agentId) => this.perpsChanged(agentId));

@@ -1,7 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { startTicker } from "../../lib/ticker.ts";
 import { JOB_LIMITS, EVENT_JOB_LIMITS as L } from "../limits.ts";
 import { projectArbitrumEvents } from "./arbitrum-projector.ts";
 import { drainInboxBatch } from "./consumer.ts";
@@ -33,12 +32,16 @@ export async function startEventsWorker(
     policy: "short",
     expireInSeconds: L.drainExpireSeconds,
     retryLimit: 0,
+    notify: true,
   });
+  await p.boss.updateQueue(L.drainQueue, { notify: true });
   const workerId = await p.boss.work(
     L.drainQueue,
     {
       localConcurrency: L.drainConcurrency,
       pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
+      // A kick's send NOTIFYs the workers; their polling is only the backstop.
+      notifyPollingIntervalSeconds: JOB_LIMITS.notifyPollingIntervalSeconds,
     },
     async () => {
       const until = Date.now() + L.drainBudgetMs;
@@ -72,11 +75,17 @@ export async function startEventsWorker(
       kicking = false;
     }
   }
-  const listener = await p.sql.listen("webhook_inbox", () => void kick());
+  // The third argument runs on every (re)connect of the listener: what was sent while it was
+  // away is drained then, not at the next timer.
+  const listener = await p.sql.listen(
+    "webhook_inbox",
+    () => void kick(),
+    () => void kick(),
+  );
   const timer = setInterval(() => void kick(), L.kickEveryMs);
   await kick();
   const stopProjector = p.viewsSchema
-    ? startProjector(p.sql, p.viewsSchema, p.log, p.arbitrumBridge)
+    ? await startProjector(p.sql, p.viewsSchema, p.log, p.arbitrumBridge)
     : undefined;
   return async () => {
     clearInterval(timer);
@@ -87,37 +96,65 @@ export async function startEventsWorker(
 }
 
 /**
- * The chain projector on a timer: one pass every `projectEveryMs` (never two at once in this
- * process; an advisory lock keeps other workers' passes apart), so an indexed chain event is in
- * the feed within about a second.
+ * The chain projector: one pass whenever Ponder commits a block that changed a table (it
+ * NOTIFYs `<views schema>_live_query` with the tables' names, `[]` when none changed), on every
+ * (re)connect of that listener, and every `projectEveryMs` as a backstop. Never two passes at
+ * once in this process (a wake during a pass runs one more after it); an advisory lock keeps
+ * other workers' passes apart. An indexed chain event is in the feed as soon as it is indexed.
  */
-function startProjector(
+async function startProjector(
   sql: Sql,
   schema: string,
   log: Logger,
   arbitrumBridge?: string,
-): () => Promise<void> {
-  const ticker = startTicker({
-    everyMs: L.projectEveryMs,
-    tick: () =>
-      projectChainEvents(sql, { schema })
-        .then((r) => {
-          if (r.deleted + r.updated > 0)
-            log.info(r, "chain projector corrected the feed after a reorg");
-        })
-        .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
-        // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
-        .then(() =>
-          arbitrumBridge
-            ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
-                if (r.deleted + r.updated > 0)
-                  log.info(r, "arbitrum projector corrected the feed after a reorg");
-              })
-            : undefined,
-        )
-        .catch((error: unknown) =>
-          log.warn({ err: error }, "arbitrum projection failed; retrying"),
-        ),
-  });
-  return ticker.stop;
+): Promise<() => Promise<void>> {
+  const pass = () =>
+    projectChainEvents(sql, { schema })
+      .then((r) => {
+        if (r.deleted + r.updated > 0)
+          log.info(r, "chain projector corrected the feed after a reorg");
+      })
+      .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
+      // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
+      .then(() =>
+        arbitrumBridge
+          ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
+              if (r.deleted + r.updated > 0)
+                log.info(r, "arbitrum projector corrected the feed after a reorg");
+            })
+          : undefined,
+      )
+      .catch((error: unknown) => log.warn({ err: error }, "arbitrum projection failed; retrying"));
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        wake();
+      }
+    });
+  };
+  const listener = await sql.listen(
+    `${schema}_live_query`,
+    (tables) => {
+      if (tables !== "[]") wake();
+    },
+    wake,
+  );
+  const timer = setInterval(wake, L.projectEveryMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await listener.unlisten().catch(() => {});
+    await running;
+  };
 }

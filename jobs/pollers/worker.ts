@@ -126,12 +126,15 @@ export async function startPollersWorker(
 ): Promise<() => Promise<void>> {
   const tickers: StartTickerReturnType[] = [];
   for (const s of specs) {
-    await p.boss.createQueue(s.queue, { expireInSeconds: s.expireSeconds });
+    // The ticker's send NOTIFYs the workers; their polling is only the backstop.
+    await p.boss.createQueue(s.queue, { expireInSeconds: s.expireSeconds, notify: true });
+    await p.boss.updateQueue(s.queue, { notify: true });
     await p.boss.work<{ agentId: string }>(
       s.queue,
       {
         localConcurrency: POLLER_LIMITS.concurrency,
         pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
+        notifyPollingIntervalSeconds: JOB_LIMITS.notifyPollingIntervalSeconds,
       },
       async ([job]) => {
         if (job) await countPoll(s.name, () => s.poll(job.data.agentId));

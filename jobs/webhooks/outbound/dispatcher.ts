@@ -39,7 +39,7 @@ export async function startOutboundDispatcher(p: StartOutboundDispatcherParamete
   let running = false;
   let again = false;
   let lastRelease = 0;
-  // Set by new events (NOTIFY agent_events) and the timer; a finished attempt only claims.
+  // Set by new events (NOTIFY agent_events) and the backstop timer; a finished attempt only claims.
   let eventsPending = true;
 
   const attempt = async (c: Claimed, s: SubscriptionRow | undefined) => {
@@ -117,17 +117,27 @@ export async function startOutboundDispatcher(p: StartOutboundDispatcherParamete
     eventsPending = true;
     void tick();
   };
+  // A listener's (re)connect reads what was written while it was away.
   const listeners = await Promise.all([
-    p.sql.listen(AGENT_EVENTS_CHANNEL, wakeForEvents),
-    p.sql.listen(OUTBOUND_CHANNEL, () => void tick()),
+    p.sql.listen(AGENT_EVENTS_CHANNEL, wakeForEvents, wakeForEvents),
+    p.sql.listen(
+      OUTBOUND_CHANNEL,
+      () => void tick(),
+      () => void tick(),
+    ),
   ]);
-  const timer = setInterval(wakeForEvents, OUTBOUND_LIMITS.pollMs);
+  // The short timer finds attempts that came due; new events come by NOTIFY, and the long one
+  // is the backstop for a missed notification (fan-out on every short tick was most of an idle
+  // worker's queries).
+  const timer = setInterval(() => void tick(), OUTBOUND_LIMITS.pollMs);
+  const eventsTimer = setInterval(wakeForEvents, OUTBOUND_LIMITS.fanoutEveryMs);
   void tick();
   return {
     /** Stops claiming, lets attempts in flight finish (each is bounded by its timeout). */
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      clearInterval(eventsTimer);
       await Promise.all(listeners.map((l) => l.unlisten().catch(() => {})));
       await Promise.allSettled([...inFlight]);
     },
