@@ -6,6 +6,8 @@
  * boot's own CPU-seconds. The ceiling beside them, from the same run: what the machine's cores
  * give over the window. Processes are read from /proc (Linux): each by its command line, the
  * service's roles by `bin/launchpad.js <role>`, anything else (the machine's own) as "other".
+ * BENCH_IDLE_ENV: JSON of further settings, e.g. `{"DEVNET_BLOCK_TIME":"0"}` for an automine
+ * devnet (no block without a transaction; the indexer polls instead of being pushed heads).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -20,8 +22,8 @@ const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in hundredths of
 
 /** A process's class: a role of ours, a program of the stack, or the machine's own. */
 function classify(cmd: string): string {
-  const role = /bin\/launchpad\.js (\S+)/.exec(cmd);
-  if (role) return role[1] === "start" ? "supervisor" : role[1];
+  const role = /bin\/launchpad\.js (\S+)/.exec(cmd)?.[1];
+  if (role) return role === "start" ? "supervisor" : role;
   for (const name of ["postgres", "anvil", "ponder", "state-dump"])
     if (cmd.includes(name)) return name;
   return cmd.includes(ROOT) ? "other (this clone)" : "other";
@@ -75,14 +77,17 @@ const line = (rows: [string, number][]) => {
   return `${total.toFixed(1)} CPU-s of the stack (${parts})`;
 };
 
-const env = launchEnv(await isolatedEnv());
+const env: Record<string, string> = launchEnv(
+  await isolatedEnv(),
+  JSON.parse(process.env.BENCH_IDLE_ENV ?? "{}"),
+);
 const bootCount = startCounting();
 const t0 = performance.now();
 const stack = await startStack(env);
 console.log(`boot: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${line(bootCount())}`);
 try {
   await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
-  const sql = postgres(embeddedPostgresUrl(env.LAUNCHPAD_DATA_DIR) as string, { max: 1 });
+  const sql = postgres(embeddedPostgresUrl(env.LAUNCHPAD_DATA_DIR as string) as string, { max: 1 });
   const xacts = async () =>
     Number(
       (
