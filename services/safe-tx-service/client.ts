@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 import { parseUpstream, UpstreamError } from "../http.ts";
-import { SafeApiKit } from "./kits.ts";
+import type { SafeApiKit } from "./kits.ts";
 import { MultisigTransaction, Page } from "./protocol.ts";
 
 export type SafeTxServiceClientParameters = {
@@ -70,19 +70,27 @@ async function call<T>(what: string, timeoutMs: number, run: () => Promise<T>): 
  * const page = await safe.multisigTransactions("0xSafe…", { modifiedGte: new Date(0), limit: 100, offset: 0 });
  */
 export function createSafeTxServiceClient(p: SafeTxServiceClientParameters) {
-  const kit = new SafeApiKit({
-    chainId: BigInt(p.chainId ?? 56),
-    txServiceUrl: `${p.apiUrl.replace(/\/$/, "")}/api`,
-    apiKey: p.apiKey,
-  });
+  // The kits are loaded at the first call, not with the worker: they pull in every chain viem
+  // defines (about 900 of the worker's 2,400 modules at its start).
+  let kit: Promise<SafeApiKit> | undefined;
+  const loadKit = () =>
+    (kit ??= import("./kits.ts").then(
+      ({ SafeApiKit }) =>
+        new SafeApiKit({
+          chainId: BigInt(p.chainId ?? 56),
+          txServiceUrl: `${p.apiUrl.replace(/\/$/, "")}/api`,
+          apiKey: p.apiKey,
+        }),
+    ));
   return {
     /** Transactions modified at or after `modifiedGte`, oldest change first. */
     multisigTransactions: async (
       safe: string,
       o: { modifiedGte: Date; limit: number; offset: number },
     ) => {
+      const api = await loadKit();
       const raw = await call("multisig-transactions", p.timeoutMs, () =>
-        kit.getMultisigTransactions(getAddress(safe), {
+        api.getMultisigTransactions(getAddress(safe), {
           modified__gte: o.modifiedGte.toISOString(),
           ordering: "modified",
           limit: o.limit,
