@@ -2,9 +2,8 @@ import type { PgBoss } from "pg-boss";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { JOB_LIMITS, EVENT_JOB_LIMITS as L } from "../limits.ts";
-import { projectArbitrumEvents } from "./arbitrum-projector.ts";
 import { drainInboxBatch } from "./consumer.ts";
-import { projectChainEvents } from "./projector.ts";
+import { startChainProjector } from "./run-projector.ts";
 
 export type StartEventsWorkerParameters = {
   boss: PgBoss;
@@ -85,76 +84,19 @@ export async function startEventsWorker(
   const timer = setInterval(() => void kick(), L.kickEveryMs);
   await kick();
   const stopProjector = p.viewsSchema
-    ? await startProjector(p.sql, p.viewsSchema, p.log, p.arbitrumBridge)
+    ? (
+        await startChainProjector({
+          sql: p.sql,
+          schema: p.viewsSchema,
+          log: p.log,
+          arbitrumBridge: p.arbitrumBridge,
+        })
+      ).stop
     : undefined;
   return async () => {
     clearInterval(timer);
     await stopProjector?.();
     await listener.unlisten().catch(() => {});
     await p.boss.offWork(L.drainQueue);
-  };
-}
-
-/**
- * The chain projector: one pass whenever Ponder commits a block that changed a table (it
- * NOTIFYs `<views schema>_live_query` with the tables' names, `[]` when none changed), on every
- * (re)connect of that listener, and every `projectEveryMs` as a backstop. Never two passes at
- * once in this process (a wake during a pass runs one more after it); an advisory lock keeps
- * other workers' passes apart. An indexed chain event is in the feed as soon as it is indexed.
- */
-async function startProjector(
-  sql: Sql,
-  schema: string,
-  log: Logger,
-  arbitrumBridge?: string,
-): Promise<() => Promise<void>> {
-  const pass = () =>
-    projectChainEvents(sql, { schema })
-      .then((r) => {
-        if (r.deleted + r.updated > 0)
-          log.info(r, "chain projector corrected the feed after a reorg");
-      })
-      .catch((error: unknown) => log.warn({ err: error }, "chain projection failed; retrying"))
-      // The second chain (USDC on Arbitrum), when indexed: its own pass, its own positions.
-      .then(() =>
-        arbitrumBridge
-          ? projectArbitrumEvents(sql, { schema, bridge: arbitrumBridge }).then((r) => {
-              if (r.deleted + r.updated > 0)
-                log.info(r, "arbitrum projector corrected the feed after a reorg");
-            })
-          : undefined,
-      )
-      .catch((error: unknown) => log.warn({ err: error }, "arbitrum projection failed; retrying"));
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-  const wake = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = pass().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        wake();
-      }
-    });
-  };
-  const listener = await sql.listen(
-    `${schema}_live_query`,
-    (tables) => {
-      if (tables !== "[]") wake();
-    },
-    wake,
-  );
-  const timer = setInterval(wake, L.projectEveryMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await listener.unlisten().catch(() => {});
-    await running;
   };
 }

@@ -8,6 +8,7 @@ import { deployDevnet } from "../../devnet/deploy.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
 import { CHAIN_SOURCE, readChainEvents } from "../../jobs/events/chain-rows.ts";
 import { projectChainEvents } from "../../jobs/events/projector.ts";
+import { startChainProjector } from "../../jobs/events/run-projector.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { freePort } from "../../lib/local/net.ts";
@@ -15,6 +16,8 @@ import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
 } from "../../lib/local/postgres/embedded.ts";
+import { createLogger } from "../../lib/logger.ts";
+import { waitFor } from "../helpers/cli.ts";
 import { type PonderRun, startPonder } from "../helpers/ponder.ts";
 import { type RunScenarioReturnType, runScenario } from "../helpers/scenario.ts";
 import { tradeBurst } from "../helpers/scenario-burst.ts";
@@ -145,6 +148,50 @@ it("projects trades, creation, graduation, identity and treasury activity; a reo
   // Rows of the abandoned branch are gone; the new branch's trades are there.
   expect(now.filter((r) => !orphaned.has(r.sid)).length).toBeGreaterThan(0);
 }, 400_000);
+
+// The worker's projector is woken by Ponder's own NOTIFY when a commit changed a table: with its
+// backstop timer an hour away, new trades reach the feed, and empty blocks (a NOTIFY of `[]`)
+// start no pass.
+it("the worker's projector runs on Ponder's commits that change a table, not on empty blocks", async () => {
+  const main = runs[0] ?? (await ponder("idx_main"));
+  await main.waitFor(await head());
+  // The feed is up to date before the projector starts: its first pass finds nothing new.
+  await projectChainEvents(sql, { schema: "idx_main" });
+  const projector = await startChainProjector({
+    sql,
+    schema: "idx_main",
+    log: createLogger("projector", "silent"),
+    everyMs: 3_600_000,
+  });
+  try {
+    const settled = async () => {
+      await main.waitFor(await head());
+      // A notification is delivered after the commit the index's checkpoint shows.
+      await new Promise((r) => setTimeout(r, 1_000));
+      return projector.passes();
+    };
+    const before = await settled();
+    const test = createTestClient({ mode: "anvil", transport: http(anvil.rpcUrl) });
+    await test.mine({ blocks: 3 });
+    expect(await settled()).toBe(before);
+
+    const known = new Set((await feed()).map((r) => r.sid));
+    const burst = { rpcUrl: anvil.rpcUrl, record, curveTokens: scenario.tokens.slice(1) };
+    await tradeBurst({ ...burst, seed: 10, dexToken: scenario.graduatedToken, count: 4 });
+    await main.waitFor(await head());
+    const added = await waitFor(
+      "the new trades in the feed",
+      async () => (await feed()).filter((r) => !known.has(r.sid)).length || undefined,
+      60_000,
+    );
+    expect(added).toBeGreaterThan(0);
+    expect(projector.passes()).toBeGreaterThan(before);
+    // The passes left nothing for a pass by hand to add.
+    expect(await projectChainEvents(sql, { schema: "idx_main" })).toMatchObject({ inserted: 0 });
+  } finally {
+    await projector.stop();
+  }
+}, 300_000);
 
 function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
