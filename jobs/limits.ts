@@ -93,6 +93,16 @@ export const LAUNCH_LIMITS = {
    * anew anyway (jobs/launch/fourmeme.ts).
    */
   fourmemeSessionTtlMs: 3_600_000,
+  /**
+   * An Idempotency-Key is remembered this long, then forgotten (Stripe keeps keys 24 hours): a
+   * retry after it is a new request, which one-launch-per-agent answers 409, never a second launch.
+   */
+  idempotencyKeepHours: 24,
+  /** pg-boss queue and cron of the hourly pruning of forgotten keys (one run across workers). */
+  idempotencyPruneQueue: "launch-idempotency-prune",
+  idempotencyPruneCron: "23 * * * *",
+  /** Rows deleted per statement, so a backlog never holds a long lock. */
+  idempotencyPruneBatch: 5_000,
 } as const;
 
 /** The NAV snapshot job (its valuation limits: DASHBOARD_LIMITS in lib/limits.ts). */

@@ -7,6 +7,7 @@ import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
 import { sagaContext } from "./context.ts";
 import { prepareWallets } from "./prepare.ts";
 import { enqueueSaga, ensureLaunchQueue, orphanedSagas } from "./producer.ts";
+import { scheduleIdempotencyPrune } from "./prune-idempotency.ts";
 import { runSaga } from "./saga.ts";
 import { syncAgentStatus } from "./status.ts";
 
@@ -15,7 +16,7 @@ export type StartLaunchWorkerParameters = { boss: PgBoss; sql: Sql; config: Conf
 /**
  * Registers the launch saga handler on pg-boss and a sweeper that resumes sagas whose worker
  * died (lapsed lease) and keeps agents' status in step with the indexer, and prepares (funds)
- * the wallets of agents not launched yet (prepare.ts).
+ * the wallets of agents not launched yet (prepare.ts), and forgets old Idempotency-Keys.
  *
  * @example
  * const stop = await startLaunchWorker({ boss, sql, config, log });
@@ -57,8 +58,9 @@ export async function startLaunchWorker(
     tick: () => prepareWallets(ctx),
     onError: (error) => p.log.warn({ err: error }, "wallet preparation sweep failed"),
   });
+  const stopPrune = await scheduleIdempotencyPrune(p);
   return async () => {
-    await Promise.all([sweep.stop(), prepare.stop()]);
+    await Promise.all([sweep.stop(), prepare.stop(), stopPrune()]);
     await p.boss.offWork(LAUNCH_LIMITS.queue);
   };
 }

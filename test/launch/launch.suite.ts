@@ -7,6 +7,7 @@ import { identityRegistryDevnetAbi } from "../../abis/IdentityRegistryDevnet.ts"
 import { safeL2Abi } from "../../abis/SafeL2.ts";
 import { taxTokenAbi } from "../../abis/TaxToken.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { pruneIdempotencyKeys } from "../../jobs/launch/prune-idempotency.ts";
 import { LAUNCH_LIMITS } from "../../jobs/limits.ts";
 import { cleanEnv, ROOT, runCli, type Stack } from "../helpers/cli.ts";
 import {
@@ -354,6 +355,21 @@ describe("launch retries", () => {
     });
     expect(retry.status).toBe(200);
     expect(launchTokenOf(retry)).toMatch(/^0x[0-9a-f]{40}$/);
+
+    // A day later the worker's hourly job (scheduled on pg-boss) forgets the key; a retry with
+    // it is a new request, and the agent's one launch answers it 409, never a second token.
+    const [schedule] =
+      await sql`select cron from jobs.schedule where name = 'launch-idempotency-prune'`;
+    expect(schedule?.cron).toBe("23 * * * *");
+    await sql`update app.launch_idempotency set created_at = now() - interval '25 hours'
+      where agent_id = ${a.agentId}`;
+    expect(await pruneIdempotencyKeys(sql, 24)).toBeGreaterThanOrEqual(1);
+    const late = await launch(stack.apiUrl, launchBody(a, ownImage), {
+      ...bearer(a),
+      "idempotency-key": "k-lost",
+    });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toBe("AGENT_ALREADY_LAUNCHED");
   }, 90_000);
 });
 
