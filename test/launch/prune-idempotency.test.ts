@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestDatabase, type TestDatabase } from "../../api/testing/postgres.ts";
-import { LAUNCH_LIMITS } from "../limits.ts";
-import { pruneIdempotencyKeys } from "./prune-idempotency.ts";
+import { pruneIdempotencyKeys } from "../../jobs/launch/prune-idempotency.ts";
+import { LAUNCH_LIMITS } from "../../jobs/limits.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {
