@@ -29,7 +29,7 @@ beforeAll(async () => {
   await sql`insert into app.perps_accounts (address, agent_id, account_value, withdrawable,
       margin_used, venue_time, polled_at)
     values (${A}, 'a', 2000.000100, 0, 0, ${new Date(NOW - 1000)}, ${new Date(NOW)})`;
-  // Ledger flows: deposits, withdrawals with and without a fee, one at a sample's very time,
+  // Ledger flows: deposits, withdrawals and transfers with and without a fee, one at a sample's very time,
   // two at one time, microseconds, and another account's and another agent's (not counted).
   const flows: [string, string, number, Record<string, string>][] = [
     ["a", "perps.deposit", NOW - 2 * HOUR, { usdc: "500" }],
@@ -38,6 +38,9 @@ beforeAll(async () => {
     ["a", "perps.deposit", NOW - 3 * HOUR - 3500, { usdc: "0.000001" }],
     ["a", "perps.deposit", NOW - 8 * 24 * HOUR, { usdc: "10000" }],
     ["a", "perps.deposit", NOW - 39 * 24 * HOUR, { usdc: "7" }],
+    ["a", "perps.transfer.in", NOW - 5 * HOUR, { usdc: "40", kind: "accountClassTransfer" }],
+    ["a", "perps.transfer.out", NOW - 6 * HOUR, { usdc: "30", fee: "1", kind: "internalTransfer" }],
+    ["a", "perps.transfer.out", NOW - 50 * HOUR, { usdc: "12.25", kind: "subAccountTransfer" }],
     ["b", "perps.deposit", NOW - 2 * HOUR, { usdc: "999" }],
   ];
   let n = 0;
@@ -73,15 +76,15 @@ async function reference(agentId: string, address: string | null, window: PnlWin
   const ledger = await sql<{ time: Date; type: string; usdc: string; fee: string | null }[]>`
     select occurred_at as time, event_type as type, data->>'usdc' as usdc, data->>'fee' as fee
     from app.agent_events where agent_id = ${agentId} and source = ${PERPS_SOURCE}
-      and event_type in ('perps.deposit', 'perps.withdraw') and data->>'account' = ${address}
-      and occurred_at >= ${since} order by occurred_at, id`;
+      and event_type in ('perps.deposit', 'perps.withdraw', 'perps.transfer.in', 'perps.transfer.out')
+      and data->>'account' = ${address} and occurred_at >= ${since} order by occurred_at, id`;
   const samples = [...hours];
   const last = samples.at(-1);
   if (latest && (!last || latest.time > last.time)) samples.push(latest);
   const flows = ledger.map((l) => ({
     time: l.time,
     amount:
-      l.type === "perps.deposit"
+      l.type === "perps.deposit" || l.type === "perps.transfer.in"
         ? parseDec(l.usdc)
         : sub(ZERO, add(parseDec(l.usdc), parseDec(l.fee ?? "0"))),
   }));

@@ -16,10 +16,10 @@ type Sample = { time: Date; value: string };
 type Flow = { time: Date; amount: Dec };
 
 /**
- * The PnL series of account values `samples` (oldest first) with the venue's deposits and
- * withdrawals `flows` taken out: at each sample, its value minus the first sample's, minus
- * every flow dated after the first sample and up to this one. A deposit moves the account
- * value and the flows alike, so it never shows as profit. Exact (decimal strings).
+ * The PnL series of account values `samples` (oldest first) with the venue's deposits,
+ * withdrawals and transfers `flows` taken out: at each sample, its value minus the first
+ * sample's, minus every flow dated after the first sample and up to this one. A deposit moves
+ * the account value and the flows alike, so it never shows as profit. Exact (decimal strings).
  *
  * @example
  * pnlSeries([{ time: t0, value: "100" }, { time: t1, value: "160" }],
@@ -50,10 +50,10 @@ export function pnlSeries(samples: readonly Sample[], flows: readonly Flow[]) {
 /**
  * The agent's perps PnL over `window` as the answer's JSON text, from what the perps poller
  * stored: the account value the venue reported at the last poll of each hour and at the last
- * poll, and the venue's ledger of deposits (+usdc) and withdrawals (-(usdc + fee)). Built by
- * Postgres in one round trip, byte for byte what `pnlSeries` + `JSON.stringify` give
- * (api/perps/pnl-series.test.ts holds them equal): 720 points of a 30-day window cost no row
- * objects and no decimal arithmetic here. Times compare at milliseconds, as the JavaScript
+ * poll, and the venue's ledger of deposits and transfers in (+usdc), withdrawals and transfers
+ * out (-(usdc + fee)). Built by Postgres in one round trip, byte for byte what `pnlSeries` +
+ * `JSON.stringify` give (api/perps/pnl-series.test.ts holds them equal): 720 points of a 30-day
+ * window cost no row objects and no decimal arithmetic here. Times compare at milliseconds, as the JavaScript
  * dates of `pnlSeries` do. `address`: the agent's perps wallet (`perpsVersion`). No points
  * without an account or a poll. `expiresAt`: when the window's oldest point leaves it, the
  * moment the answer changes by the clock alone (without a new poll); never for `all`.
@@ -88,11 +88,12 @@ export async function readPnlSeriesJson(
       from samples window w as (order by k, hour rows unbounded preceding)),
     first as materialized (select time, value from ordered where i = 1),
     flows as materialized (select ${ms("occurred_at")} as time,
-        case when event_type = 'perps.deposit' then (data->>'usdc')::numeric
+        case when event_type in ('perps.deposit', 'perps.transfer.in') then (data->>'usdc')::numeric
           else -((data->>'usdc')::numeric + coalesce((data->>'fee')::numeric, 0)) end as amount
       from app.agent_events
       where agent_id = ${a.agentId} and source = ${PERPS_SOURCE}
-        and event_type in ('perps.deposit', 'perps.withdraw') and data->>'account' = ${a.address}
+        and event_type in ('perps.deposit', 'perps.withdraw', 'perps.transfer.in', 'perps.transfer.out')
+        and data->>'account' = ${a.address}
         and occurred_at >= ${since} and ${ms("occurred_at")} > (select time from first)),
     points as materialized (select o.i, o.time, o.value,
         coalesce((select sum(amount) from flows f where f.time <= o.reach), 0) as net

@@ -88,9 +88,32 @@ export function fillEvents(
 }
 
 /**
+ * A USDC transfer of the ledger as seen from `account`: into its perps balance or out of it
+ * (the sender's side with its fee), and the other party where there is one; undefined for
+ * another kind, or a transfer that neither starts nor ends at the account.
+ */
+function transferOf(
+  account: string,
+  d: { type: string } & Record<string, unknown>,
+): { into: boolean; usdc: string; fee?: string; peer?: string } | undefined {
+  const usdc = d.usdc as string;
+  if (d.type === "accountClassTransfer") return { into: d.toPerp === true, usdc };
+  if (d.type !== "internalTransfer" && d.type !== "subAccountTransfer") return undefined;
+  const from = String(d.user).toLowerCase();
+  const to = String(d.destination).toLowerCase();
+  const me = account.toLowerCase();
+  if (from === to) return undefined;
+  if (to === me) return { into: true, usdc, peer: from };
+  if (from === me)
+    return { into: false, usdc, peer: to, ...(d.fee ? { fee: d.fee as string } : {}) };
+  return undefined;
+}
+
+/**
  * The feed events of non-funding ledger updates: `perps.deposit`, `perps.withdraw`,
- * `trade.liquidated`; other kinds (transfers, vaults, …) are not in the feed. Id: the
- * update's hash and kind.
+ * `perps.transfer.in` and `perps.transfer.out` (USDC moved from or to spot, another account or
+ * a sub-account: money in or out, never profit), `trade.liquidated`; other kinds (vaults,
+ * spot tokens, …) are not in the feed. Id: the update's hash and kind.
  */
 export function ledgerEvents(
   agentId: string,
@@ -101,6 +124,7 @@ export function ledgerEvents(
   for (const u of updates) {
     const d = u.delta as Record<string, unknown> & { type: string };
     const base = { ...venueRecord(agentId, u), sourceEventId: `ledger:${u.hash}:${d.type}` };
+    const t = transferOf(account, d);
     if (d.type === "deposit" || d.type === "withdraw") {
       out.push({
         ...base,
@@ -111,6 +135,21 @@ export function ledgerEvents(
           account,
           usdc: d.usdc,
           ...(d.fee ? { fee: d.fee } : {}),
+          hash: u.hash,
+        },
+      });
+    } else if (t) {
+      out.push({
+        ...base,
+        eventType: t.into ? "perps.transfer.in" : "perps.transfer.out",
+        category: "treasury",
+        data: {
+          venue: "hyperliquid",
+          account,
+          kind: d.type,
+          usdc: t.usdc,
+          ...(t.fee ? { fee: t.fee } : {}),
+          ...(t.peer ? { peer: t.peer } : {}),
           hash: u.hash,
         },
       });

@@ -142,6 +142,8 @@ export const POLLER_TYPES = {
   "trade.liquidated": "trading",
   "perps.deposit": "treasury",
   "perps.withdraw": "treasury",
+  "perps.transfer.in": "treasury",
+  "perps.transfer.out": "treasury",
   "perps.deposit.sent": "treasury",
   "safe.tx.proposed": "treasury",
   "safe.tx.confirmed": "treasury",

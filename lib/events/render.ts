@@ -90,6 +90,10 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
     `Perps account liquidated (${s(d.market)}), account value ${usd(d.accountValue)}`,
   "perps.deposit": (d) => `Deposited ${usd(d.usdc)} USDC to the perps account`,
   "perps.withdraw": (d) => `Withdrew ${usd(d.usdc)} USDC from the perps account`,
+  "perps.transfer.in": (d) =>
+    `Moved ${usd(d.usdc)} USDC into the perps account from ${d.peer ? short(d.peer) : "spot"}`,
+  "perps.transfer.out": (d) =>
+    `Moved ${usd(d.usdc)} USDC out of the perps account to ${d.peer ? short(d.peer) : "spot"}`,
   "perps.deposit.sent": (d) => `Sent ${s(d.amount)} USDC on Arbitrum to the perps bridge`,
   "safe.tx.proposed": (d) =>
     `Safe transaction ${short(d.safeTxHash)} proposed (nonce ${s(d.nonce)})`,

@@ -85,6 +85,23 @@ export type Fill = z.infer<typeof Fill>;
 export const LedgerDelta = z.union([
   z.object({ type: z.literal("deposit"), usdc: Dec }),
   z.object({ type: z.literal("withdraw"), usdc: Dec, nonce: z.number(), fee: Dec }),
+  // USDC moved between the perps and spot balances of one account (`usdClassTransfer`).
+  z.object({ type: z.literal("accountClassTransfer"), usdc: Dec, toPerp: z.boolean() }),
+  // USDC sent from `user` to `destination` (`usdSend`); the sender pays `fee`.
+  z.object({
+    type: z.literal("internalTransfer"),
+    usdc: Dec,
+    user: Address,
+    destination: Address,
+    fee: Dec,
+  }),
+  // USDC between a master account and its sub-account.
+  z.object({
+    type: z.literal("subAccountTransfer"),
+    usdc: Dec,
+    user: Address,
+    destination: Address,
+  }),
   z.object({
     type: z.literal("liquidation"),
     liquidatedNtlPos: Dec,

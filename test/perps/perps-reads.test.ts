@@ -15,14 +15,16 @@ import { pollerWorld } from "../pollers/world.ts";
 
 // what: GET /v2/agents/{agent}/perps and /perps/pnl over a real Postgres filled by the real perps
 // poller from the venue stand-in over HTTP: every figure equals a recomputation from the
-// venue's own answers (clearinghouseState, its fills and ledger), deposits and withdrawals
-// never count as PnL, an agent without a perps account gets an empty account, and a bad
-// window is a 400 in the error envelope.
+// venue's own answers (clearinghouseState, its fills and ledger), deposits, withdrawals and
+// transfers never count as PnL, an agent without a perps account gets an empty account, and a
+// bad window is a 400 in the error envelope.
 
 let w: Awaited<ReturnType<typeof pollerWorld>>;
 let app: ReturnType<typeof createApp>;
 let check: ReturnType<typeof responseChecker>;
 const USER = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+/** Another account on the venue, not an agent's: it sends USDC to the trader and receives some. */
+const OTHER = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
 const HOUR = 3_600_000;
 
 // biome-ignore lint/suspicious/noExplicitAny: bodies are checked by assertions and the OpenAPI schema
@@ -136,6 +138,13 @@ describe("perps reads", () => {
     await w.control("POST", "/close", { user: USER, coin: "ETH" }); // a loss
     await w.control("POST", "/deposit", { user: USER, usdc: "500" });
     await w.control("POST", "/withdraw", { user: USER, usdc: "200" });
+    // Transfers on the venue: to and from another account (the sender pays the 1 USDC fee),
+    // from and to the spot balance. Money moved, not made.
+    await w.control("POST", "/deposit", { user: OTHER, usdc: "100" });
+    await w.control("POST", "/transfer", { user: USER, destination: OTHER, usdc: "30" });
+    await w.control("POST", "/transfer", { user: OTHER, destination: USER, usdc: "50" });
+    await w.control("POST", "/class-transfer", { user: USER, usdc: "40", toPerp: true });
+    await w.control("POST", "/class-transfer", { user: USER, usdc: "10", toPerp: false });
     await w.control("POST", "/fill", { user: USER, coin: "SOL", side: "A", sz: "10" });
     await w.control("PUT", "/marks", { SOL: 147.5 });
     const polled = Date.now();
@@ -187,18 +196,30 @@ describe("perps reads", () => {
     });
     expect(d.trades).toMatchObject({ wins: 1, losses: 1 });
 
-    // The series: the base an hour ago, then now; +500 and -(200 + the venue's 1 fee) are
-    // flows, so the PnL is the account value's change minus them, and equals the trading
-    // result the fills give (to the venue's rounding of each figure to 6 decimals).
+    // The series: the base an hour ago, then now; +500, -(200 + the venue's 1 fee), -(30 + 1)
+    // and +50 between accounts, +40 and -10 with spot are flows (348), so the PnL is the
+    // account value's change minus them, and equals the trading result the fills give (to the
+    // venue's rounding of each figure to 6 decimals).
     const series = await get(
       "/v2/agents/{agent}/perps/pnl",
       "/v2/agents/trader/perps/pnl?window=1d",
     );
     const s = series.body.data;
     expect(s.points.map((x: Body) => x.time)).toEqual([new Date(now - HOUR).toISOString(), d.asOf]);
-    const expectedPnl = sub(sub(norm(ch.marginSummary.accountValue), norm(base)), parseDec("299"));
+    const expectedPnl = sub(sub(norm(ch.marginSummary.accountValue), norm(base)), parseDec("348"));
     expect(s.points[0]).toMatchObject({ pnl: "0", netFlows: "0" });
-    expect(s.points[1].netFlows).toBe("299");
+    expect(s.points[1].netFlows).toBe("348");
+    const moves = await w.db.sql<{ event_type: string; data: Body }[]>`
+      select event_type, data from app.agent_events where agent_id = 'trader'
+        and event_type like 'perps.transfer.%' order by occurred_at, id`;
+    expect(
+      moves.map((m) => [m.event_type, m.data.kind, m.data.usdc, m.data.fee, m.data.peer]),
+    ).toEqual([
+      ["perps.transfer.out", "internalTransfer", "30", "1", OTHER],
+      ["perps.transfer.in", "internalTransfer", "50", undefined, OTHER],
+      ["perps.transfer.in", "accountClassTransfer", "40", undefined, undefined],
+      ["perps.transfer.out", "accountClassTransfer", "10", undefined, undefined],
+    ]);
     expect(s.pnl).toBe(toDecString(expectedPnl));
     expect(Math.abs(Number(s.pnl) - Number(d.pnl.total))).toBeLessThan(1e-5);
 
@@ -235,7 +256,7 @@ describe("perps reads", () => {
       ).body.data;
       expect(long.points).toHaveLength(3);
       expect(long.points[0]).toMatchObject({ accountValue: "0", pnl: "0" });
-      expect(long.points[2].netFlows).toBe("1299");
+      expect(long.points[2].netFlows).toBe("1348");
       expect(long.pnl).toBe(short.pnl);
     }
     // The default window is 7d.

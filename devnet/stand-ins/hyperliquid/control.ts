@@ -90,6 +90,10 @@ export function controlRoutes(d: ControlDeps): Hono {
     return c.json({ marks: venue.state.marks });
   });
   const money = z.object({ user: Addr, usdc: Num, time: z.number().int().optional() });
+  const withdrawable = (user: string) => {
+    const s = venue.summary(user);
+    return s.accountValue - s.marginUsed;
+  };
   control.post("/deposit", async (c) => {
     const b = await read(c, money);
     const u = venue.deposit(b.user, b.usdc, b.time);
@@ -98,8 +102,7 @@ export function controlRoutes(d: ControlDeps): Hono {
   });
   control.post("/withdraw", async (c) => {
     const b = await read(c, money);
-    const s = venue.summary(b.user);
-    if (b.usdc + 1 > s.accountValue - s.marginUsed)
+    if (b.usdc + 1 > withdrawable(b.user))
       return c.json({ error: "Insufficient withdrawable balance" }, 400);
     (venue.account(b.user, true) as { cash: number }).cash -= b.usdc + 1;
     const u = venue.ledger(
@@ -107,6 +110,22 @@ export function controlRoutes(d: ControlDeps): Hono {
       { type: "withdraw", usdc: toWire(b.usdc), nonce: Date.now(), fee: "1.0" },
       b.time,
     );
+    venue.save();
+    return c.json(u);
+  });
+  control.post("/transfer", async (c) => {
+    const b = await read(c, money.extend({ destination: Addr }));
+    if (b.usdc + 1 > withdrawable(b.user))
+      return c.json({ error: "Insufficient balance for internal transfer" }, 400);
+    const u = venue.transfer(b.user, b.destination, b.usdc, 1, b.time);
+    venue.save();
+    return c.json(u);
+  });
+  control.post("/class-transfer", async (c) => {
+    const b = await read(c, money.extend({ toPerp: z.boolean() }));
+    if (!b.toPerp && b.usdc > withdrawable(b.user))
+      return c.json({ error: "Insufficient balance for transfer to spot" }, 400);
+    const u = venue.classTransfer(b.user, b.usdc, b.toPerp, b.time);
     venue.save();
     return c.json(u);
   });

@@ -237,15 +237,41 @@ export class Venue {
     return this.ledger(user, { type: "deposit", usdc: toWire(usdc) }, time);
   }
 
-  ledger(user: string, delta: LedgerUpdate["delta"], time = Date.now()): LedgerUpdate {
-    const a = this.account(user, true) as Account;
+  /**
+   * USDC from `user`'s perps balance to `destination`'s (`usdSend`, the ledger's
+   * `internalTransfer`): both accounts list the one line; the sender pays `fee` on top.
+   */
+  transfer(user: string, destination: string, usdc: number, fee = 1, time?: number) {
+    (this.account(user, true) as Account).cash -= usdc + fee;
+    (this.account(destination, true) as Account).cash += usdc;
+    const delta = {
+      type: "internalTransfer",
+      usdc: toWire(usdc),
+      user: user.toLowerCase(),
+      destination: destination.toLowerCase(),
+      fee: toWire(fee),
+    } as const;
+    return this.ledger([user, destination], delta, time);
+  }
+
+  /** USDC between the account's spot and perps balances (`usdClassTransfer`). */
+  classTransfer(user: string, usdc: number, toPerp: boolean, time?: number): LedgerUpdate {
+    (this.account(user, true) as Account).cash += toPerp ? usdc : -usdc;
+    return this.ledger(user, { type: "accountClassTransfer", usdc: toWire(usdc), toPerp }, time);
+  }
+
+  /** Books one ledger line (one hash) on each of `users`' accounts. */
+  ledger(users: string | string[], delta: LedgerUpdate["delta"], time = Date.now()): LedgerUpdate {
     const u: LedgerUpdate = {
       time,
       hash: keccak256(toHex(`ledger:${this.state.nextLedger++}`)),
       delta,
     };
-    a.ledger.push(u);
-    a.ledger.sort((x, y) => x.time - y.time);
+    for (const user of typeof users === "string" ? [users] : users) {
+      const a = this.account(user, true) as Account;
+      a.ledger.push(u);
+      a.ledger.sort((x, y) => x.time - y.time);
+    }
     return u;
   }
 
