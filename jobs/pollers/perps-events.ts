@@ -96,7 +96,10 @@ function transferOf(
   account: string,
   d: { type: string } & Record<string, unknown>,
 ): { into: boolean; usdc: string; fee?: string; peer?: string } | undefined {
-  const usdc = d.usdc as string;
+  const usdc = d.usdc;
+  // A line whose fields are not the documented ones (the schema let it through as another
+  // kind) is left out rather than stored as a transfer of no amount.
+  if (typeof usdc !== "string") return undefined;
   if (d.type === "accountClassTransfer") return { into: d.toPerp === true, usdc };
   if (d.type !== "internalTransfer" && d.type !== "subAccountTransfer") return undefined;
   const from = String(d.user).toLowerCase();

@@ -1,0 +1,54 @@
+import { expect, it } from "vitest";
+import { ledgerEvents } from "../../jobs/pollers/perps-events.ts";
+import type { LedgerUpdate } from "../../services/hyperliquid/protocol.ts";
+
+// what: which side of a venue transfer an account is on: each party's own direction, the
+// sender's fee, a sub-account move, and lines that are not the account's (or not whole) left out.
+
+const ME = `0x${"a1".repeat(20)}`;
+const PEER = `0x${"b2".repeat(20)}`;
+const THIRD = `0x${"c3".repeat(20)}`;
+let n = 0;
+const line = (delta: Record<string, unknown>): LedgerUpdate => ({
+  time: 1_700_000_000_000 + n,
+  hash: `0x${(n++).toString(16).padStart(64, "0")}`,
+  delta: delta as LedgerUpdate["delta"],
+});
+const seen = (account: string, lines: LedgerUpdate[]) =>
+  ledgerEvents("agent", account, lines).map((e) => [e.eventType, e.data]);
+
+it("books a usdSend out with its fee for the sender and in without it for the receiver", () => {
+  // The venue's addresses may come checksummed; the account is compared without case.
+  const send = line({
+    type: "internalTransfer",
+    usdc: "25.5",
+    user: ME.toUpperCase().replace("0X", "0x"),
+    destination: PEER,
+    fee: "1.0",
+  });
+  expect(seen(ME, [send])).toEqual([
+    [
+      "perps.transfer.out",
+      expect.objectContaining({ kind: "internalTransfer", usdc: "25.5", fee: "1.0", peer: PEER }),
+    ],
+  ]);
+  const [received] = seen(PEER, [send]);
+  expect(received?.[0]).toBe("perps.transfer.in");
+  expect(received?.[1]).toMatchObject({ usdc: "25.5", peer: ME });
+  expect(received?.[1]).not.toHaveProperty("fee");
+});
+
+it("books sub-account and spot moves by direction, and leaves out lines that are not the account's", () => {
+  const lines = [
+    line({ type: "subAccountTransfer", usdc: "7", user: PEER, destination: ME }),
+    line({ type: "accountClassTransfer", usdc: "3", toPerp: false }),
+    line({ type: "internalTransfer", usdc: "9", user: PEER, destination: THIRD, fee: "1" }),
+    line({ type: "internalTransfer", usdc: "9", user: ME, destination: ME, fee: "1" }),
+    line({ type: "subAccountTransfer", user: ME, destination: PEER }), // no amount
+    line({ type: "send", user: ME, destination: PEER, usdcValue: "4" }),
+  ];
+  expect(seen(ME, lines).map(([type, data]) => [type, (data as { usdc: string }).usdc])).toEqual([
+    ["perps.transfer.in", "7"],
+    ["perps.transfer.out", "3"],
+  ]);
+});
