@@ -93,6 +93,11 @@ export const SESSION_LIMITS = {
   nonceTtlSeconds: 600,
   /** A session cookie lives 7 days. */
   sessionTtlSeconds: 7 * 24 * 3600,
+  /**
+   * Expired sessions deleted at each sign-in: more than one, so the table shrinks back after a
+   * burst of sign-ins, and few enough that a sign-in never waits on a long delete.
+   */
+  expiredDropBatch: 100,
   /** Tolerated difference between the signer's clock and ours. */
   clockSkewSeconds: 60,
   /** Longest SIWE message and signature accepted (a Safe's 6492 wrapper is the longest). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../env.ts";
@@ -20,6 +21,23 @@ afterAll(() => db?.stop());
 
 const me = (cookie?: string) => app.request("/me", { headers: cookie ? { cookie } : {} });
 const address = "0x00000000000000000000000000000000000000aa" as const;
+
+describe("createSession", () => {
+  it("drops expired sessions at a sign-in, and keeps live and revoked-but-unexpired ones", async () => {
+    const old = await createSession(db.sql, { kind: "siwe", address });
+    const revoked = await createSession(db.sql, { kind: "siwe", address });
+    const hashOf = (id: string) => createHash("sha256").update(id).digest();
+    const stored = async (id: string) =>
+      (await db.sql`select 1 from app.sessions where id_hash = ${hashOf(id)}`).length === 1;
+    await db.sql`update app.sessions set expires_at = now() - interval '1 second'
+      where id_hash = ${hashOf(old.id)}`;
+    await revokeSession(db.sql, hashOf(revoked.id));
+    const live = await createSession(db.sql, { kind: "siwe", address });
+    expect(await stored(old.id)).toBe(false);
+    expect(await stored(revoked.id)).toBe(true);
+    expect((await me(`siwe_session=${live.id}`)).status).toBe(200);
+  });
+});
 
 describe("requireSession", () => {
   it("sets the session and the principal for a live cookie", async () => {

@@ -26,6 +26,11 @@ export async function createSession(
       ${p.kind === "patron" ? p.patronId : null},
       now() + make_interval(secs => ${SESSION_LIMITS.sessionTtlSeconds}))
     returning expires_at`;
+  // An expired session never signs anyone in again: dropping a few at each sign-in keeps the
+  // table to about the live ones (a row per sign-in otherwise stayed for good), as the SIWE
+  // nonces do (api/sessions/siwe.ts).
+  await sql`delete from app.sessions where id_hash in (
+    select id_hash from app.sessions where expires_at < now() limit ${SESSION_LIMITS.expiredDropBatch})`;
   return { id, expiresAt: (row as { expires_at: Date }).expires_at };
 }
 
