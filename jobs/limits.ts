@@ -143,6 +143,15 @@ export const EVENT_JOB_LIMITS = {
   projectEveryMs: 5_000,
   /** Blocks below the index head that the projector re-checks on every pass (reorg window). */
   reorgWindowBlocks: 256,
+  /**
+   * A consumed inbox row is kept this long, then pruned (dead letters stay until replayed). The
+   * inbox is also what keeps a redelivery from counting twice (an inference minute is a sum), so
+   * the window is far past any sender's retries: Standard Webhooks senders give up within days.
+   */
+  inboxRetentionDays: 30,
+  inboxPruneQueue: "events-inbox-prune",
+  inboxPruneCron: "41 * * * *",
+  inboxPruneBatch: 5_000,
 } as const;
 
 /**

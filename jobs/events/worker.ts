@@ -2,7 +2,9 @@ import type { PgBoss } from "pg-boss";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { JOB_LIMITS, EVENT_JOB_LIMITS as L } from "../limits.ts";
+import { scheduleRetention } from "../retention.ts";
 import { drainInboxBatch } from "./consumer.ts";
+import { inboxRetention } from "./prune-inbox.ts";
 import { startChainProjector } from "./run-projector.ts";
 
 export type StartEventsWorkerParameters = {
@@ -22,7 +24,8 @@ export type StartEventsWorkerParameters = {
  * empty (or its time budget is spent, then it asks for another). Jobs are asked for on every
  * `NOTIFY webhook_inbox` and on a timer (a missed notification, a killed worker's rows):
  * the 'short' queue keeps at most one waiting, and the running ones stay apart with SKIP
- * LOCKED, so a job left active by a killed worker never holds the inbox up.
+ * LOCKED, so a job left active by a killed worker never holds the inbox up. Consumed rows are
+ * pruned hourly after EVENT_JOB_LIMITS.inboxRetentionDays.
  */
 export async function startEventsWorker(
   p: StartEventsWorkerParameters,
@@ -93,8 +96,10 @@ export async function startEventsWorker(
         })
       ).stop
     : undefined;
+  const stopPrune = await scheduleRetention(p, inboxRetention);
   return async () => {
     clearInterval(timer);
+    await stopPrune();
     await stopProjector?.();
     await listener.unlisten().catch(() => {});
     await p.boss.offWork(L.drainQueue);

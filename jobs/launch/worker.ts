@@ -4,10 +4,11 @@ import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { startTicker } from "../../lib/ticker.ts";
 import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
+import { scheduleRetention } from "../retention.ts";
 import { sagaContext } from "./context.ts";
 import { prepareWallets } from "./prepare.ts";
 import { enqueueSaga, ensureLaunchQueue, orphanedSagas } from "./producer.ts";
-import { scheduleIdempotencyPrune } from "./prune-idempotency.ts";
+import { idempotencyRetention } from "./prune-idempotency.ts";
 import { runSaga } from "./saga.ts";
 import { syncAgentStatus } from "./status.ts";
 
@@ -58,7 +59,7 @@ export async function startLaunchWorker(
     tick: () => prepareWallets(ctx),
     onError: (error) => p.log.warn({ err: error }, "wallet preparation sweep failed"),
   });
-  const stopPrune = await scheduleIdempotencyPrune(p);
+  const stopPrune = await scheduleRetention(p, idempotencyRetention);
   return async () => {
     await Promise.all([sweep.stop(), prepare.stop(), stopPrune()]);
     await p.boss.offWork(LAUNCH_LIMITS.queue);

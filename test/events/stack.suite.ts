@@ -63,6 +63,17 @@ async function send(body: string, header: string) {
   });
 }
 
+it("the worker schedules the hourly pruning of the inbox, the delivery log and old launch keys", async () => {
+  // Each once across the workers (pg-boss cron); what each deletes is tested beside its function.
+  const rows = await sql<{ name: string; cron: string }[]>`
+    select name, cron from jobs.schedule where name like '%prune' order by name`;
+  expect(rows.map((r) => `${r.name} ${r.cron}`)).toEqual([
+    "events-inbox-prune 41 * * * *",
+    "launch-idempotency-prune 23 * * * *",
+    "outbound-prune 17 * * * *",
+  ]);
+});
+
 it("devnet info lists the four local webhook secrets", () => {
   expect(Object.keys(secrets).sort()).toEqual(["agentEvents", "cloud", "codeHost", "steward"]);
   for (const s of Object.values(secrets)) expect(s.length).toBeGreaterThanOrEqual(32);

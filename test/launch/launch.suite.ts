@@ -356,11 +356,9 @@ describe("launch retries", () => {
     expect(retry.status).toBe(200);
     expect(launchTokenOf(retry)).toMatch(/^0x[0-9a-f]{40}$/);
 
-    // A day later the worker's hourly job (scheduled on pg-boss) forgets the key; a retry with
-    // it is a new request, and the agent's one launch answers it 409, never a second token.
-    const [schedule] =
-      await sql`select cron from jobs.schedule where name = 'launch-idempotency-prune'`;
-    expect(schedule?.cron).toBe("23 * * * *");
+    // A day later the worker's hourly job (its schedule: test/events/stack.suite.ts) forgets the
+    // key; a retry with it is a new request, and the agent's one launch answers it 409, never a
+    // second token.
     await sql`update app.launch_idempotency set created_at = now() - interval '25 hours'
       where agent_id = ${a.agentId}`;
     expect(await pruneIdempotencyKeys(sql, 24)).toBeGreaterThanOrEqual(1);

@@ -5,8 +5,9 @@ import type { Sql } from "../../../lib/db/client.ts";
 import { OUTBOUND_LIMITS } from "../../../lib/limits.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { outboundSettings } from "../../../lib/webhooks/outbound/settings.ts";
+import { scheduleRetention } from "../../retention.ts";
 import { startOutboundDispatcher } from "./dispatcher.ts";
-import { schedulePrune } from "./prune.ts";
+import { deliveryRetention } from "./prune.ts";
 import type { HeadBlockReader } from "./release.ts";
 
 /**
@@ -34,7 +35,7 @@ export async function startOutboundWorker(p: {
     headBlock,
     ...settings,
   });
-  const stopPrune = await schedulePrune({ boss: p.boss, sql: p.sql, log: p.log });
+  const stopPrune = await scheduleRetention(p, deliveryRetention);
   return async () => {
     await stopPrune();
     await dispatcher.stop();
