@@ -87,36 +87,52 @@ export function fillEvents(
   return out;
 }
 
+/** A transfer from the account's side: `peer` another account, or `via` its own other balance. */
+type Transfer = { into: boolean; usdc: string; fee?: string; peer?: string; via?: string };
+
 /**
  * A USDC transfer of the ledger as seen from `account`: into its perps balance or out of it
- * (the sender's side with its fee), and the other party where there is one; undefined for
- * another kind, or a transfer that neither starts nor ends at the account.
+ * (the sender's side with its fee), with the other party or the account's own other balance
+ * (`spot`, or another perp dex's name); undefined for another kind, another token, or a line
+ * that neither starts nor ends at the account's perps balance. `send` names balances as
+ * `sendAsset` does: "" the default USDC perp dex, "spot" the spot balance.
  */
 function transferOf(
   account: string,
   d: { type: string } & Record<string, unknown>,
-): { into: boolean; usdc: string; fee?: string; peer?: string } | undefined {
+): Transfer | undefined {
+  const me = account.toLowerCase();
+  const from = String(d.user).toLowerCase();
+  const to = String(d.destination).toLowerCase();
+  const fee = typeof d.fee === "string" ? { fee: d.fee } : {};
+  if (d.type === "send") {
+    if (d.token !== "USDC" || typeof d.amount !== "string") return undefined;
+    const into = to === me && d.destinationDex === "";
+    if (into === (from === me && d.sourceDex === "")) return undefined; // not ours, or to itself
+    // The other end: another account, or one of this account's own other balances.
+    const [other, dex] = into ? [from, d.sourceDex] : [to, d.destinationDex];
+    const end = other === me ? { via: String(dex) } : { peer: other };
+    // A fee in another token (`feeToken`) is not taken from this USDC balance.
+    const paid = !into && (d.feeToken ?? "USDC") === "USDC" ? fee : {};
+    return { into, usdc: d.amount, ...paid, ...end };
+  }
   const usdc = d.usdc;
   // A line whose fields are not the documented ones (the schema let it through as another
   // kind) is left out rather than stored as a transfer of no amount.
   if (typeof usdc !== "string") return undefined;
-  if (d.type === "accountClassTransfer") return { into: d.toPerp === true, usdc };
+  if (d.type === "accountClassTransfer") return { into: d.toPerp === true, usdc, via: "spot" };
   if (d.type !== "internalTransfer" && d.type !== "subAccountTransfer") return undefined;
-  const from = String(d.user).toLowerCase();
-  const to = String(d.destination).toLowerCase();
-  const me = account.toLowerCase();
   if (from === to) return undefined;
   if (to === me) return { into: true, usdc, peer: from };
-  if (from === me)
-    return { into: false, usdc, peer: to, ...(d.fee ? { fee: d.fee as string } : {}) };
+  if (from === me) return { into: false, usdc, peer: to, ...fee };
   return undefined;
 }
 
 /**
  * The feed events of non-funding ledger updates: `perps.deposit`, `perps.withdraw`,
- * `perps.transfer.in` and `perps.transfer.out` (USDC moved from or to spot, another account or
- * a sub-account: money in or out, never profit), `trade.liquidated`; other kinds (vaults,
- * spot tokens, …) are not in the feed. Id: the update's hash and kind.
+ * `perps.transfer.in` and `perps.transfer.out` (USDC moved from or to spot, another perp dex,
+ * another account or a sub-account: money in or out, never profit), `trade.liquidated`; other
+ * kinds (vaults, spot tokens, …) are not in the feed. Id: the update's hash and kind.
  */
 export function ledgerEvents(
   agentId: string,
@@ -152,7 +168,7 @@ export function ledgerEvents(
           kind: d.type,
           usdc: t.usdc,
           ...(t.fee ? { fee: t.fee } : {}),
-          ...(t.peer ? { peer: t.peer } : {}),
+          ...(t.peer ? { peer: t.peer } : { via: t.via }),
           hash: u.hash,
         },
       });

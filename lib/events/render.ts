@@ -21,6 +21,9 @@ const units = (v: unknown) => {
     return "?";
   }
 };
+/** A perps transfer's other end: another account, or the account's spot or another perp dex. */
+const otherEnd = (d: Record<string, unknown>) =>
+  d.peer ? short(d.peer) : !d.via || d.via === "spot" ? "spot" : `the ${s(d.via)} perp dex`;
 const usd = (v: unknown) => {
   const n = Number(v);
   return Number.isFinite(n) ? `$${n.toFixed(n < 1 ? 4 : 2)}` : "$?";
@@ -91,9 +94,9 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
   "perps.deposit": (d) => `Deposited ${usd(d.usdc)} USDC to the perps account`,
   "perps.withdraw": (d) => `Withdrew ${usd(d.usdc)} USDC from the perps account`,
   "perps.transfer.in": (d) =>
-    `Moved ${usd(d.usdc)} USDC into the perps account from ${d.peer ? short(d.peer) : "spot"}`,
+    `Moved ${usd(d.usdc)} USDC into the perps account from ${otherEnd(d)}`,
   "perps.transfer.out": (d) =>
-    `Moved ${usd(d.usdc)} USDC out of the perps account to ${d.peer ? short(d.peer) : "spot"}`,
+    `Moved ${usd(d.usdc)} USDC out of the perps account to ${otherEnd(d)}`,
   "perps.deposit.sent": (d) => `Sent ${s(d.amount)} USDC on Arbitrum to the perps bridge`,
   "safe.tx.proposed": (d) =>
     `Safe transaction ${short(d.safeTxHash)} proposed (nonce ${s(d.nonce)})`,

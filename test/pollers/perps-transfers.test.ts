@@ -52,3 +52,52 @@ it("books sub-account and spot moves by direction, and leaves out lines that are
     ["perps.transfer.out", "3"],
   ]);
 });
+
+it("reads sendAsset lines by balance: the default perp dex is the account's perps, spot and other dexes are not", () => {
+  const send = (
+    user: string,
+    sourceDex: string,
+    destination: string,
+    destinationDex: string,
+    more = {},
+  ) =>
+    line({
+      type: "send",
+      user,
+      destination,
+      sourceDex,
+      destinationDex,
+      token: "USDC",
+      amount: "10",
+      usdcValue: "10",
+      fee: "1",
+      nativeTokenFee: "0",
+      nonce: n,
+      feeToken: "USDC",
+      ...more,
+    });
+  const lines = [
+    send(ME, "", PEER, "spot"), // out to another account, with its fee
+    send(PEER, "spot", ME, ""), // in from another account
+    send(ME, "", ME, "spot"), // to its own spot
+    send(ME, "spot", ME, ""), // from its own spot
+    send(ME, "", ME, "xyz"), // to another perp dex of its own
+    send(ME, "", PEER, "", { feeToken: "HYPE" }), // a fee not paid in USDC
+    send(ME, "", ME, ""), // to itself: nothing moved
+    send(ME, "spot", PEER, ""), // from its spot: its perps balance untouched
+    send(ME, "", PEER, "", { token: "HYPE" }), // not USDC
+  ];
+  expect(
+    seen(ME, lines).map(([type, d]) => {
+      const x = d as { usdc: string; fee?: string; peer?: string; via?: string };
+      return [type, x.usdc, x.fee, x.peer ?? `via ${x.via}`];
+    }),
+  ).toEqual([
+    ["perps.transfer.out", "10", "1", PEER],
+    ["perps.transfer.in", "10", undefined, PEER],
+    ["perps.transfer.out", "10", "1", "via spot"],
+    ["perps.transfer.in", "10", undefined, "via spot"],
+    ["perps.transfer.out", "10", "1", "via xyz"],
+    ["perps.transfer.out", "10", undefined, PEER],
+  ]);
+});
