@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from "vitest";
 import { SEED_ENGAGEMENT } from "../../devnet/agent-seed/social.ts";
+import { STAND_IN_LIMITS } from "../../devnet/limits.ts";
 import { runCli, type Stack, waitFor } from "../helpers/cli.ts";
 import { nextIp } from "../helpers/launch.ts";
 import { sharedStack } from "../helpers/shared-stack.ts";
@@ -215,23 +216,35 @@ it("the perps read and the agent page's perps panel (in Chromium) show the seede
     const page = await browser.newPage();
     const title = (k: string) =>
       page.$eval(`#perps [data-perps="${k}"] span`, (e) => e.getAttribute("title"));
-    // The venue's marks move at every poll (about a second here): the page shows the read of its
-    // own moment, so it is compared with the reads right before and right after it, a few times.
-    let after = before;
-    let shown: string | null = null;
-    let around: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const prior = await get<Perps>(`/v2/agents/${token}/perps`);
+    // The venue's marks take a random step every second, and a poll stores each within 0.2 s
+    // here: a page read beside two API reads raced them (the page redrew live between its own
+    // read and the second one). So the walk stops, a poll after that stores the still state,
+    // and the page must show exactly what the API says; the walk resumes for the live part.
+    const walk = (everyMs: number) =>
+      fetch(`http://127.0.0.1:${env.HYPERLIQUID_PORT}/_control/walk`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ everyMs, stepBps: STAND_IN_LIMITS.hyperliquidWalkStepBps }),
+      });
+    expect((await walk(0)).status).toBe(200);
+    const stopped = Date.now();
+    const after = await waitFor(
+      "a poll after the walk stopped",
+      async () => {
+        const p = await get<Perps & { asOf: string }>(`/v2/agents/${token}/perps`);
+        return Date.parse(p.asOf) > stopped + 500 ? p : undefined;
+      },
+      30_000,
+    );
+    try {
       const res = await page.goto(`${env.WEB_URL}/agent/${token}`, {
         waitUntil: "domcontentloaded",
       });
       expect(res?.status()).toBe(200);
-      after = await get<Perps>(`/v2/agents/${token}/perps`);
-      shown = await title("accountValue");
-      around = [`$${prior.accountValue}`, `$${after.accountValue}`];
-      if (shown && around.includes(shown)) break;
+      expect(await title("accountValue")).toBe(`$${after.accountValue}`);
+    } finally {
+      expect((await walk(STAND_IN_LIMITS.hyperliquidWalkEveryMs)).status).toBe(200);
     }
-    expect(around).toContain(shown);
     expect(await page.$eval('#perps [data-perps="winLoss"]', (e) => e.textContent?.trim())).toBe(
       `${after.trades.wins} / ${after.trades.losses}`,
     );
