@@ -132,7 +132,8 @@ function transferOf(
  * The feed events of non-funding ledger updates: `perps.deposit`, `perps.withdraw`,
  * `perps.transfer.in` and `perps.transfer.out` (USDC moved from or to spot, another perp dex,
  * another account or a sub-account: money in or out, never profit), `trade.liquidated`; other
- * kinds (vaults, spot tokens, …) are not in the feed. Id: the update's hash and kind.
+ * kinds (vaults, spot tokens, …) are not in the feed. Id: the update's hash and kind (and a
+ * transfer's side).
  */
 export function ledgerEvents(
   agentId: string,
@@ -160,6 +161,9 @@ export function ledgerEvents(
     } else if (t) {
       out.push({
         ...base,
+        // Both parties' ledgers list the one line under one hash, and two agents of this
+        // service may be those parties: each side's event needs an id of its own.
+        sourceEventId: `${base.sourceEventId}:${t.into ? "in" : "out"}`,
         eventType: t.into ? "perps.transfer.in" : "perps.transfer.out",
         category: "treasury",
         data: {

@@ -32,6 +32,9 @@ it("books a usdSend out with its fee for the sender and in without it for the re
       expect.objectContaining({ kind: "internalTransfer", usdc: "25.5", fee: "1.0", peer: PEER }),
     ],
   ]);
+  // Two agents of the service on both ends: each side's event is stored, under its own id.
+  const ids = [ME, PEER].map((a) => ledgerEvents("agent", a, [send])[0]?.sourceEventId);
+  expect(new Set(ids).size).toBe(2);
   const [received] = seen(PEER, [send]);
   expect(received?.[0]).toBe("perps.transfer.in");
   expect(received?.[1]).toMatchObject({ usdc: "25.5", peer: ME });
