@@ -15,11 +15,13 @@ const venueRecord = (agentId: string, r: { time: number; hash: string }) => ({
 });
 
 /**
- * The feed events of venue fills: one `trade.fill` per fill (id: the venue's `tid`), plus
- * `trade.open` when the fill opens a position from flat (or flips it) and `trade.close` with
- * the fill's realized PnL when it takes the position to flat (or flips it). Fills of one order
- * share the venue's `hash`, which is their correlation id. Ids depend only on the venue's
- * ids, so a fill seen twice (overlapping polls) is stored once.
+ * The feed events of venue fills: one `trade.fill` per fill (id: the venue's `tid` and `oid`),
+ * plus `trade.open` when the fill opens a position from flat (or flips it) and `trade.close`
+ * with the fill's realized PnL when it takes the position to flat (or flips it). Fills of one
+ * order share the venue's `hash`, which is their correlation id. Ids depend only on the
+ * venue's ids, so a fill seen twice (overlapping polls) is stored once; the `oid` tells the
+ * two sides of one trade apart (both fills carry its `tid`), which two agents of the service
+ * may be.
  */
 export function fillEvents(
   agentId: string,
@@ -44,7 +46,7 @@ export function fillEvents(
     out.push({
       ...base,
       eventType: "trade.fill",
-      sourceEventId: `fill:${f.tid}`,
+      sourceEventId: `fill:${f.tid}:${f.oid}`,
       data: {
         ...common,
         side: f.side === "B" ? "buy" : "sell",
@@ -64,7 +66,7 @@ export function fillEvents(
       out.push({
         ...base,
         eventType: "trade.close",
-        sourceEventId: `close:${f.tid}`,
+        sourceEventId: `close:${f.tid}:${f.oid}`,
         data: {
           ...common,
           side: side(start),
@@ -79,7 +81,7 @@ export function fillEvents(
       out.push({
         ...base,
         eventType: "trade.open",
-        sourceEventId: `open:${f.tid}`,
+        sourceEventId: `open:${f.tid}:${f.oid}`,
         data: { ...common, side: side(end), size: String(Math.abs(end)) },
       });
     }

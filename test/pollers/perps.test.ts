@@ -65,7 +65,7 @@ describe("perps poller", () => {
       size: "0.15",
       realizedPnl: "120.000000",
     });
-    expect(closeEvent?.source_event_id).toBe(`close:${close.tid}`);
+    expect(closeEvent?.source_event_id).toBe(`close:${close.tid}:${close.oid}`);
     expect(closeEvent?.correlation_id).toBe(`hl:${close.hash}`);
     expect(events.find((e) => e.event_type === "perps.deposit")?.data).toMatchObject({
       usdc: "1000",
