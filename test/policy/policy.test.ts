@@ -1,4 +1,4 @@
-import { erc20Abi, parseEther } from "viem";
+import { erc20Abi, parseEther, type TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPolicyAudit } from "../../jobs/policy/auditor.ts";
 import { policyVersions } from "../../lib/policy/store.ts";
@@ -37,6 +37,29 @@ const call = async (method: string, path: string, body?: unknown, auth?: string)
 const order = (body: Record<string, unknown>) =>
   call("POST", `/v2/agents/${w.agent.token}/orders`, body);
 const policyPath = () => `/v2/agents/${w.agent.token}/policy`;
+
+/**
+ * Why a mined transaction reverted, for the failure message: its call replayed on the state
+ * before its block, and that block's time. One CI run saw this buy revert and kept no reason.
+ */
+async function whyReverted(receipt: TransactionReceipt): Promise<string> {
+  if (receipt.status === "success") return "";
+  const tx = await w.client.getTransaction({ hash: receipt.transactionHash });
+  const block = await w.client.getBlock({ blockNumber: receipt.blockNumber });
+  const replay = await w.client
+    .call({
+      account: tx.from,
+      to: tx.to,
+      data: tx.input,
+      value: tx.value,
+      blockNumber: receipt.blockNumber - 1n,
+    })
+    .then(
+      () => "the replay on the state before its block succeeds",
+      (e: Error) => e.message.split("\n").slice(0, 4).join(" "),
+    );
+  return `reverted in block ${receipt.blockNumber} at ${block.timestamp} (wall clock ${Math.floor(Date.now() / 1000)}): ${replay}`;
+}
 const nonce = () => w.client.getTransactionCount({ address: w.agent.wallet });
 const tokenBalance = () =>
   w.client.readContract({
@@ -129,7 +152,7 @@ describe("spot orders on the DEX router", () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const receipt = await w.client.waitForTransactionReceipt({ hash: r.body.data.txHash });
-    expect(receipt.status).toBe("success");
+    expect(receipt.status, await whyReverted(receipt)).toBe("success");
     expect(receipt.to).toBe(w.record.contracts.uniswapV2Router);
     expect(await tokenBalance()).toBeGreaterThan(0n);
     // The service's decision, with its verdicts, is kept for the auditor (internal); the feed
