@@ -21,7 +21,8 @@ function outside(): void {
   const why = cannotEnter();
   if (why) {
     console.error(`npm test: the public world cannot be made here (${why}); its tests will fail`);
-    return run(process.execPath, [VITEST, "run", ...args], { [WORLD_UNAVAILABLE_VARIABLE]: why });
+    run(process.execPath, [VITEST, "run", ...args], { [WORLD_UNAVAILABLE_VARIABLE]: why });
+    return;
   }
   run("unshare", ["--net", "--mount", "--", process.execPath, import.meta.filename, ...args], {
     [INSIDE]: "1",
@@ -38,7 +39,8 @@ function inside(): void {
   } catch (error) {
     const why = (error as Error).message;
     console.error(`npm test: the public world could not be made (${why}); its tests will fail`);
-    return run(process.execPath, [VITEST, "run", ...args], { [WORLD_UNAVAILABLE_VARIABLE]: why });
+    run(process.execPath, [VITEST, "run", ...args], { [WORLD_UNAVAILABLE_VARIABLE]: why });
+    return;
   }
   const descriptor = join(dir, "world.json");
   writeFileSync(descriptor, JSON.stringify(files));
