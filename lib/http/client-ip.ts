@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 
@@ -30,4 +31,39 @@ function socketAddress(c: Context): string {
     // No Node socket (app.request() in tests without bindings): one shared bucket.
     return "unknown";
   }
+}
+
+/**
+ * The key a per-client limit counts an address under: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 one as its IPv4), an IPv6 address as its /64, the smallest prefix a subscriber gets
+ * (RFC 6177), so rotating addresses inside one's own /64 does not buy a new budget.
+ * Anything else (no socket in tests: "unknown") is its own key.
+ *
+ * @example
+ * clientBucket("2001:db8:1:2:aaaa::1"); // "2001:db8:1:2::/64"
+ * clientBucket("::ffff:203.0.113.7"); // "203.0.113.7"
+ */
+export function clientBucket(address: string): string {
+  const family = isIP(address);
+  if (family === 4) return address;
+  if (family !== 6) return address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  const groups = expandIpv6(address).slice(0, 4);
+  return `${groups.map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address, as lower-case hex (a dotted tail converted). */
+export function expandIpv6(address: string): string[] {
+  let a = address.toLowerCase().split("%")[0] ?? "";
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (dotted) {
+    const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
+    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const [head = "", tail] = a.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill("0");
+  return [...h, ...fill, ...t].map((g) => g.padStart(4, "0"));
 }
