@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { clientAddress } from "../lib/http/client-ip.ts";
+import { clientAddress, clientBucket } from "../lib/http/client-ip.ts";
 import { WEB_LIMITS } from "./limits.ts";
 
 export type VisitorLimitOptions = {
@@ -12,7 +12,8 @@ export type VisitorLimitOptions = {
 };
 
 /**
- * Page views per visitor address in fixed one-minute windows, counted in this process. The web
+ * Page views per visitor (an IPv4 address, an IPv6 client's /64) in fixed one-minute windows,
+ * counted in this process. The web
  * app reads the API under one service budget for all its visitors, so it answers for each of
  * them itself: one visitor cannot spend the budget everybody's pages are served from.
  * Several web processes each count on their own (a visitor gets at most N times the limit).
@@ -30,7 +31,7 @@ export function visitorLimit(o: VisitorLimitOptions): MiddlewareHandler {
       windowStart = now - (now % 60_000);
       counts.clear();
     }
-    const ip = clientAddress(c, o.trustProxy);
+    const ip = clientBucket(clientAddress(c, o.trustProxy));
     const n = (counts.get(ip) ?? 0) + 1;
     counts.set(ip, n);
     if (n > o.perMinute) {
