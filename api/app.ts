@@ -123,8 +123,9 @@ export function createApp(p: CreateAppParameters) {
   // Routes registered so far answer before the per-client limiter: they never give 429.
   const unlimited = new Set(app.openAPIRegistry.definitions);
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
-  // Before the limiter: a valid agent key earns the authenticated budget on every route.
-  app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey }));
+  // Before the limiter: a valid agent key, session or the operator token earns the
+  // authenticated budget on every route.
+  app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey, adminToken: p.adminToken }));
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const { sql, settings } = p;
