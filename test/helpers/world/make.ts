@@ -24,8 +24,8 @@ export function configureWorldNamespace(dir: string): void {
 }
 
 /**
- * Writes a test CA and one server certificate for every name and public address of the world
- * (EC P-256, valid two days), with the system's openssl.
+ * Writes a test CA and one server certificate for every name and address of the world, loopback
+ * included (EC P-256, valid two days), with the system's openssl.
  */
 export function makeWorldCertificates(dir: string): WorldFiles {
   const f = (n: string) => join(dir, n);
@@ -57,10 +57,10 @@ export function makeWorldCertificates(dir: string): WorldFiles {
     "-subj",
     "/CN=world.example",
   ]);
-  const addresses = [...new Set(Object.values(WORLD_HOSTS).flat())];
+  // The private targets too: a fetch that slipped past the guard would then succeed.
   const san = [
-    ...Object.keys(WORLD_HOSTS).map((n) => `DNS:${n}`),
-    ...addresses.map((a) => `IP:${a}`),
+    ...["localhost", ...Object.keys(WORLD_HOSTS)].map((n) => `DNS:${n}`),
+    ...["127.0.0.1", "::1", ...worldAddresses()].map((a) => `IP:${a}`),
   ].join(",");
   writeFileSync(
     f("server.ext"),

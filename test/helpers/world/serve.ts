@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type RequestListener, type Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { isIP } from "node:net";
 import { freeListenPort } from "../../../lib/local/net.ts";
@@ -28,15 +28,22 @@ export async function serveWorld(host: WorldHost, listener: RequestListener): Pr
 }
 
 /**
- * Serves `listener` over plain HTTP on one address (a private target: loopback, 10/8, the
- * metadata address, a NAT64 address): the guard must refuse it although it answers.
+ * Serves `listener` over TLS on one private address (loopback, 10/8, the metadata address, the
+ * NAT64 one), with a certificate valid for it: a fetch that got past the guard would succeed,
+ * so a refusal is the guard's.
+ *
+ * @example
+ * const inside = await servePrivate(WORLD_PRIVATE.tenNet, (_q, r) => r.end(png));
  */
-export async function servePlain(address: string, listener: RequestListener) {
-  worldFiles(); // the private addresses exist only in the world
-  const server = createHttpServer(listener);
+export async function servePrivate(
+  address: string,
+  listener: RequestListener,
+): Promise<WorldServer> {
+  const { cert, key } = worldFiles();
+  const server = createHttpsServer({ cert, key }, listener);
   const port = await listenAll([server], [address]);
   const host = isIP(address) === 6 ? `[${address}]` : address;
-  return { url: `http://${host}:${port}`, port, close: () => closeAll([server]) };
+  return { origin: `https://${host}:${port}`, port, close: () => closeAll([server]) };
 }
 
 /** Listens on one port free on every address (tried until one is). */

@@ -55,7 +55,7 @@ export type WorldFiles = {
   dir: string;
   /** The test CA (PEM), also in NODE_EXTRA_CA_CERTS: every process of the run trusts it. */
   ca: string;
-  /** A server certificate for every name and public address of WORLD_HOSTS, signed by the CA. */
+  /** A server certificate for every name and address of the world, signed by the CA. */
   cert: string;
   key: string;
 };
