@@ -19,11 +19,15 @@ export type WorldServer = {
  * const images = await serveWorld("images.example.net", (_q, r) => r.end(png));
  * await checkImage({ url: `${images.origin}/a.png`, trustedOrigins: [] });
  */
-export async function serveWorld(host: WorldHost, listener: RequestListener): Promise<WorldServer> {
+export async function serveWorld(
+  host: WorldHost,
+  listener: RequestListener,
+  o: { port?: number } = {},
+): Promise<WorldServer> {
   const { cert, key } = worldFiles();
   const addresses: readonly string[] = WORLD_HOSTS[host];
   const servers = addresses.map(() => createHttpsServer({ cert, key }, listener));
-  const port = await listenAll(servers, addresses);
+  const port = await listenAll(servers, addresses, o.port);
   return { origin: `https://${host}:${port}`, port, close: () => closeAll(servers) };
 }
 
@@ -38,18 +42,23 @@ export async function serveWorld(host: WorldHost, listener: RequestListener): Pr
 export async function servePrivate(
   address: string,
   listener: RequestListener,
+  o: { port?: number } = {},
 ): Promise<WorldServer> {
   const { cert, key } = worldFiles();
   const server = createHttpsServer({ cert, key }, listener);
-  const port = await listenAll([server], [address]);
+  const port = await listenAll([server], [address], o.port);
   const host = isIP(address) === 6 ? `[${address}]` : address;
   return { origin: `https://${host}:${port}`, port, close: () => closeAll([server]) };
 }
 
-/** Listens on one port free on every address (tried until one is). */
-async function listenAll(servers: Server[], addresses: readonly string[]): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await freeListenPort(addresses[0]);
+/** Listens on `fixed`, or on one port free on every address (tried until one is). */
+async function listenAll(
+  servers: Server[],
+  addresses: readonly string[],
+  fixed?: number,
+): Promise<number> {
+  for (let attempt = 0; attempt < (fixed ? 1 : 20); attempt++) {
+    const port = fixed ?? (await freeListenPort(addresses[0]));
     const bound: Server[] = [];
     try {
       for (const [i, s] of servers.entries()) {
@@ -67,7 +76,7 @@ async function listenAll(servers: Server[], addresses: readonly string[]): Promi
       await closeAll(bound);
     }
   }
-  throw new Error(`no port free on ${addresses.join(", ")}`);
+  throw new Error(`no port free on ${addresses.join(", ")}${fixed ? ` (asked for ${fixed})` : ""}`);
 }
 
 async function closeAll(servers: Server[]): Promise<void> {
