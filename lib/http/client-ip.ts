@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { expandIpv6 } from "./ipv6.ts";
 
 /**
  * The address a request came from, for per-client limits: the socket's peer, or with
@@ -70,19 +71,4 @@ export function clientBucket(address: string): string {
   if (mapped?.[1]) return mapped[1];
   const groups = expandIpv6(address).slice(0, 4);
   return `${groups.map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
-}
-
-/** The eight 16-bit groups of an IPv6 address, as lower-case hex (a dotted tail converted). */
-export function expandIpv6(address: string): string[] {
-  let a = address.toLowerCase().split("%")[0] ?? "";
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
-  if (dotted) {
-    const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
-    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
-  }
-  const [head = "", tail] = a.split("::");
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill("0");
-  return [...h, ...fill, ...t].map((g) => g.padStart(4, "0"));
 }
