@@ -80,8 +80,7 @@ const route = createRoute({
   path: "/health",
   tags: ["discovery"],
   summary: "Liveness of the API process; with deep=true, whether every dependency is up",
-  description:
-    "Plain `/health` checks nothing and is never rate limited. `deep=true` checks the database, the RPC, the index's lag and the workers' heartbeat, and answers 503 when one is not up. One check serves every caller for 2 s, and deep calls count against the caller's rate limit. Each check's state and the instances of every role are shown only with the operator token (`Authorization: Bearer <ADMIN_TOKEN>`); without it (or with a wrong one) the answer says only whether all is up, with the same status code.",
+  description: `Plain \`/health\` checks nothing and is never rate limited. \`deep=true\` checks the database, the RPC, the index's lag and the workers' heartbeat, and answers 503 when one is not up. One check serves every caller for ${HEALTH_LIMITS.deepCacheMs / 1000} s, and deep calls count against the caller's rate limit. Each check's state and the instances of every role are shown only with the operator token (\`Authorization: Bearer <ADMIN_TOKEN>\`); without it (or with a wrong one) the answer says only whether all is up, with the same status code.`,
   request: {
     query: z.object({
       deep: z.enum(["true", "false"]).optional().openapi({
