@@ -2,8 +2,6 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type Address,
   BaseError,
-  ContractFunctionRevertedError,
-  encodeFunctionData,
   type Hex,
   type LocalAccount,
   type PublicClient,
@@ -11,13 +9,13 @@ import {
 } from "viem";
 import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import type { Sql } from "../../lib/db/client.ts";
-import { checkImage, ImageCheckError } from "../../lib/image/check.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type Relayer, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { sendRelayerTxs } from "../../lib/relayer/send.ts";
 import { waitRelayerTx } from "../../lib/relayer/wait.ts";
 import { HttpError } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
+import { invalid, launchCalldata, upstream } from "./calldata.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
 export type DepositLaunchDeps = {
@@ -41,12 +39,6 @@ type Row = {
   error_detail: string | null;
   request: CreateLaunchInput;
 };
-
-const invalid = (path: string, message: string) =>
-  new HttpError("validation_failed", {
-    message: `${path}: ${message}`,
-    details: [{ path, message }],
-  });
 
 /**
  * Creates a deposit launch for the session's wallet: checks the body against the factory's
@@ -75,7 +67,7 @@ export async function createDepositLaunch(
       return finish(d, seen, p.log);
     }
   }
-  const data = await checkAgainstChain(d, p.body, p.creator);
+  const data = await launchCalldata(d, p.body, p.creator);
   const row = await sql.begin(async (tx) => {
     // One creator at a time: the count and the insert must not interleave.
     await tx`select pg_advisory_xact_lock(${LOCK_NAMESPACES.depositCreator}, hashtext(${p.creator}))`;
@@ -169,61 +161,6 @@ function fromReceipt(logs: Parameters<typeof parseEventLogs>[0]["logs"], txHash:
   };
 }
 
-/** The body's chain-bound checks (tier enabled, close window, image), then the calldata. */
-async function checkAgainstChain(
-  d: DepositLaunchDeps,
-  b: CreateLaunchInput,
-  creator: Address,
-): Promise<Hex> {
-  if (Number(b.tier) > 255) throw invalid("tier", `tier ${b.tier} is not a tier id (0-255)`);
-  const f = { address: d.factory, abi: launchFactoryAbi } as const;
-  const [tier, maxDuration, block] = await Promise.all([
-    d.client.readContract({ ...f, functionName: "tiers", args: [Number(b.tier)] }),
-    d.client.readContract({ ...f, functionName: "MAX_DURATION" }),
-    d.client.getBlock({ blockTag: "latest" }),
-  ]).catch((error: unknown) => {
-    throw new HttpError("unavailable", {
-      message: "the chain could not be read; retry",
-      cause: error,
-    });
-  });
-  if (!tier.enabled) throw invalid("tier", `tier ${b.tier} is not enabled on the factory`);
-  const now = Number(block.timestamp);
-  const earliest = now + DEPOSIT_LAUNCH_LIMITS.minOpenSeconds;
-  const latest = now + Number(maxDuration);
-  if (b.closeTimestamp < earliest || b.closeTimestamp > latest) {
-    throw invalid(
-      "closeTimestamp",
-      `must be between ${earliest} and ${latest} (chain time ${now})`,
-    );
-  }
-  try {
-    await checkImage({ url: b.image, trustedOrigins: d.trustedImageOrigins });
-  } catch (error) {
-    if (error instanceof ImageCheckError) throw invalid("image", error.message);
-    throw error;
-  }
-  const metadata = JSON.stringify({
-    description: b.description,
-    image: b.image,
-    socials: b.socials ?? {},
-  });
-  return encodeFunctionData({
-    abi: launchFactoryAbi,
-    functionName: "createLaunch",
-    args: [
-      Number(b.tier),
-      b.name,
-      b.symbol,
-      metadata,
-      BigInt(b.closeTimestamp),
-      b.buyTaxBps,
-      b.sellTaxBps,
-      creator,
-    ],
-  });
-}
-
 /**
  * The wallet's budget: 5 launches per sliding hour (SESSION_LIMITS), counted from its own
  * durable requests (failed ones, which created nothing, do not count). 429 past it, with
@@ -247,13 +184,4 @@ async function fail(sql: Sql, requestId: string, error: unknown) {
   const detail = error instanceof BaseError ? error.shortMessage : (error as Error).message;
   await sql`update app.deposit_launch_requests set status = 'failed', error_detail = ${detail.slice(0, 500)},
     updated_at = now() where request_id = ${requestId}`;
-}
-
-function upstream(message: string, cause?: unknown) {
-  let detail = "";
-  if (cause instanceof BaseError) {
-    const revert = cause.walk((e) => e instanceof ContractFunctionRevertedError);
-    detail = `: ${revert instanceof ContractFunctionRevertedError ? (revert.data?.errorName ?? revert.shortMessage) : cause.shortMessage}`;
-  }
-  return new HttpError("upstream_error", { message: `${message}${detail}`, cause });
 }
