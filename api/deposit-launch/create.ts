@@ -11,10 +11,17 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type Relayer, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
-import { sendRelayerTxs } from "../../lib/relayer/send.ts";
+import { gasLimitFor, sendRelayerTxs } from "../../lib/relayer/send.ts";
+import {
+  markRelayerSpendSent,
+  type RelayerBudget,
+  releaseRelayerSpend,
+  settleRelayerSpend,
+} from "../../lib/relayer/spend.ts";
 import { waitRelayerTx } from "../../lib/relayer/wait.ts";
 import { HttpError } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
+import { refuseOverBudget, reserveOrRefuse } from "./budget.ts";
 import { invalid, launchCalldata, upstream } from "./calldata.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
@@ -25,6 +32,8 @@ export type DepositLaunchDeps = {
   factory: Address;
   chainId: number;
   trustedImageOrigins: string[];
+  /** What the relayer may pay for launches: per client and hour, per UTC day. */
+  budget: RelayerBudget;
   /** Test mode only: throw (the process's crash) right after the transaction was stored. */
   killAfterStore?: () => void;
 };
@@ -40,16 +49,30 @@ type Row = {
   request: CreateLaunchInput;
 };
 
+export type CreateDepositLaunchParameters = {
+  creator: Address;
+  /** The caller's bucket (`clientBucket` of its address): the relayer's per-client budget. */
+  client: string;
+  body: CreateLaunchInput;
+  idempotencyKey?: string;
+  log: Logger;
+};
+
 /**
  * Creates a deposit launch for the session's wallet: checks the body against the factory's
- * tiers, window and tax bounds and the image like an agent launch's, then the relayer sends
- * `createLaunch(…, creator = the wallet)`. The signed transaction is stored before it is
- * broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and never makes
- * a second launch. The launch row itself is the indexer's; this answers from the receipt.
+ * tiers, window and tax bounds and the image like an agent launch's, counts it against the
+ * relayer's budget (the client's hour, the day: 429 past either, nothing sent), then the
+ * relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
+ * before it is broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and
+ * never makes a second launch. The launch row itself is the indexer's; this answers from the
+ * receipt.
+ *
+ * @example
+ * const answer = await createDepositLaunch(deps, { creator, client, body, log });
  */
 export async function createDepositLaunch(
   d: DepositLaunchDeps,
-  p: { creator: Address; body: CreateLaunchInput; idempotencyKey?: string; log: Logger },
+  p: CreateDepositLaunchParameters,
 ): Promise<CreateAnswer> {
   const { sql } = d;
   if (p.idempotencyKey) {
@@ -67,8 +90,11 @@ export async function createDepositLaunch(
       return finish(d, seen, p.log);
     }
   }
+  const budget = { budget: d.budget, client: p.client };
+  await refuseOverBudget(sql, budget);
   const data = await launchCalldata(d, p.body, p.creator);
-  const row = await sql.begin(async (tx) => {
+  const { gas, maxWei } = await priced(d, data);
+  const started = await sql.begin(async (tx) => {
     // One creator at a time: the count and the insert must not interleave.
     await tx`select pg_advisory_xact_lock(${LOCK_NAMESPACES.depositCreator}, hashtext(${p.creator}))`;
     await checkBudget(tx as unknown as Sql, p.creator);
@@ -79,26 +105,48 @@ export async function createDepositLaunch(
         tx = null, launch = null, error_detail = null, updated_at = now(), created_at = now()
         where app.deposit_launch_requests.status = 'failed'
       returning *`;
-    return r;
+    if (!r) return undefined;
+    // Over the relayer's budget: the 429 rolls the request row back with the reservation.
+    const spendId = await reserveOrRefuse(tx as unknown as Sql, { ...budget, maxWei });
+    return { row: r, spendId };
   });
-  if (!row) {
+  if (!started) {
     throw new HttpError("rate_limited", {
       message: "a request with this Idempotency-Key is in flight; retry in a few seconds",
       headers: { "Retry-After": "2" },
     });
   }
+  const { row, spendId } = started;
   try {
-    const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [{ to: d.factory, data }], ([stored]) =>
-      sql`update app.deposit_launch_requests set tx = ${sql.json(stored as never)}, updated_at = now()
-          where request_id = ${row.request_id}`.then(() => {}),
+    const call = { to: d.factory, data, gas };
+    const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [call], ([stored]) =>
+      sql
+        .begin(async (t) => {
+          await t`update app.deposit_launch_requests set tx = ${t.json(stored as never)}, updated_at = now()
+          where request_id = ${row.request_id}`;
+          await markRelayerSpendSent(t as unknown as Sql, spendId, stored as StoredTx);
+        })
+        .then(() => {}),
     );
     row.tx = tx ?? null;
   } catch (error) {
     await fail(sql, row.request_id, error);
+    await releaseRelayerSpend(sql, spendId);
     throw upstream("the relayer could not send createLaunch; nothing was created", error);
   }
   d.killAfterStore?.();
   return finish(d, row, p.log);
+}
+
+/** createLaunch's gas estimate from the relayer, and the most it can cost at today's price. */
+async function priced(d: DepositLaunchDeps, data: Hex) {
+  const [gas, gasPrice] = await Promise.all([
+    d.client.estimateGas({ account: d.relayer.address, to: d.factory, data }),
+    d.client.getGasPrice(),
+  ]).catch((error: unknown) => {
+    throw upstream("the relayer could not send createLaunch; nothing was created", error);
+  });
+  return { gas, maxWei: gasLimitFor(gas) * gasPrice };
 }
 
 function relayerOf(d: DepositLaunchDeps, log: Logger): Relayer {
@@ -127,6 +175,7 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
       headers: { "Retry-After": "5" },
     });
   }
+  await settleRelayerSpend(d.sql, row.tx, outcome.kind === "mined" ? outcome.receipt : null);
   if (outcome.kind === "dropped" || outcome.receipt.status !== "success") {
     await fail(d.sql, row.request_id, new Error(`createLaunch ${row.tx.hash} did not succeed`));
     throw upstream(`createLaunch ${row.tx.hash} did not succeed; nothing was created`);

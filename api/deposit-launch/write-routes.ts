@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import { view } from "../../lib/db/views.ts";
+import { clientBucket } from "../../lib/http/client-ip.ts";
+import { setRelayerSpendSource } from "../../lib/metrics/relayer.ts";
 import type { AppEnv } from "../env.ts";
 import { HttpError } from "../errors.ts";
 import { dec } from "../http/format.ts";
@@ -43,7 +45,7 @@ const routes = (d: LaunchWriteDeps) => ({
     tags: ["launches"],
     summary: "Create a deposit launch for the signed-in wallet",
     description:
-      "The relayer sends the factory's createLaunch with the session's wallet as creator (owner of the launch's treasury Safe) and waits for LaunchCreated. 5 per hour per wallet. An optional Idempotency-Key (1-200 characters) replays the first answer; a retry after a crash re-sends the same transaction, never a second launch. The launch then appears on GET /v2/launches/{id} once indexed.",
+      "The relayer sends the factory's createLaunch with the session's wallet as creator (owner of the launch's treasury Safe), pays its gas, and waits for LaunchCreated. 5 per hour per wallet; the relayer pays for at most 10 launches an hour per client address (an IPv6 /64 is one; the default) and up to the operator's daily budget, 429 with Retry-After past either. An optional Idempotency-Key (1-200 characters) replays the first answer; a retry after a crash re-sends the same transaction, never a second launch. The launch then appears on GET /v2/launches/{id} once indexed.",
     security: [{ siweSession: [] }],
     middleware: [
       requireSession({ sql: d.sql, kind: "siwe" }),
@@ -60,7 +62,9 @@ const routes = (d: LaunchWriteDeps) => ({
       ),
       401: errorResponse("not_authenticated: no live SIWE session cookie"),
       403: errorResponse("not_authorized: a cross-site Origin"),
-      429: errorResponse("rate_limited: more than 5 launches per hour for this wallet"),
+      429: errorResponse(
+        "rate_limited: more than 5 launches per hour for this wallet, or past the relayer's budget (this client's hour, or the day)",
+      ),
       502: errorResponse("upstream_error: the relayer's createLaunch failed; nothing was created"),
       503: errorResponse(
         "unavailable: the chain could not be reached or the transaction is not mined yet; retry with the same Idempotency-Key",
@@ -105,11 +109,13 @@ const unavailable = () =>
 export function registerLaunchWrites(app: OpenAPIHono<AppEnv>, d: LaunchWriteDeps) {
   const r = routes(d);
   const { sql } = d;
+  if (d.deposit) setRelayerSpendSource({ sql, budget: d.deposit.budget });
 
   app.openapi(r.create, async (c) => {
     if (!d.deposit) throw unavailable();
     const answer = await createDepositLaunch(d.deposit, {
       creator: siweSession(c).address,
+      client: clientBucket(c.get("clientIp")),
       body: c.req.valid("json"),
       idempotencyKey: c.req.valid("header")["idempotency-key"],
       log: c.get("log"),
