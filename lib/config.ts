@@ -175,7 +175,7 @@ const schema = z.object({
   RELAYER_PRIVATE_KEY: hash32.optional(),
   // What the relayer pays for deposit launches (callers with no funds of their own; docs/security.md
   // API6): BNB per UTC day in all, and launches per client address (an IPv6 /64 is one) per hour.
-  // 0: it pays for none.
+  // 0: it pays for none (wallets send their own: POST /v2/launches/transaction).
   RELAYER_BUDGET_BNB_PER_DAY: bnbAmount.default("0.5"),
   RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR: nonNegativeInt.max(1_000_000).default(10),
   SAFE_OWNERS: z

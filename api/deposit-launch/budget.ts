@@ -46,7 +46,7 @@ function tooMany(v: RelayerBudgetVerdict & { ok: false }, budget: RelayerBudget)
       ? `the relayer pays for at most ${budget.perClientPerHour} launches an hour from one client address (an IPv6 /64 is one)`
       : `the relayer's budget for today (${formatEther(budget.perDayWei)} BNB, UTC day) is spent`;
   return new HttpError("rate_limited", {
-    message: `${why}; retry after ${v.retryAfterSeconds} s`,
+    message: `${why}; retry after ${v.retryAfterSeconds} s, or pay for it from your own wallet: POST /v2/launches/transaction answers the transaction to send`,
     headers: { "Retry-After": String(v.retryAfterSeconds) },
   });
 }

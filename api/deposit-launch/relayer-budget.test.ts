@@ -90,6 +90,7 @@ async function launch(t: TestApp, ip: string, account: LocalAccount) {
 function expectOverBudget(r: Awaited<ReturnType<typeof launch>>, seconds: [number, number]) {
   expect(r.status, JSON.stringify(r.body)).toBe(429);
   expect(r.body.error).toBe("rate_limited");
+  expect(r.body.message).toContain("POST /v2/launches/transaction");
   const after = Number(r.res.headers.get("retry-after"));
   expect(after).toBeGreaterThanOrEqual(seconds[0]);
   expect(after).toBeLessThanOrEqual(seconds[1]);
