@@ -17,9 +17,7 @@ import {
   startDepositWorld,
 } from "../testing/deposit-world.ts";
 
-// The relayer's budget over a real anvil and Postgres: what a caller with no funds of its own
-// can make the relayer pay, however many wallets it signs in, and whichever API process its
-// requests land on.
+// what: The relayer's budget over a real anvil and Postgres, whichever API process a request lands on: 50 fresh wallets signed in from one address get 10 relayer-paid launches and 40 429s that leave nothing; an IPv6 /64 is one client; a launch that sent nothing counts nothing; the day's budget, its Retry-After and its metrics
 
 let w: DepositWorld;
 let relayer: LocalAccount;

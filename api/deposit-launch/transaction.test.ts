@@ -13,9 +13,7 @@ import {
   startDepositWorld,
 } from "../testing/deposit-world.ts";
 
-// A wallet that pays for its own launch, over a real anvil and Postgres: the API answers the
-// unsigned createLaunch, the wallet sends it, and the relayer is not touched, even when its
-// budget is spent.
+// what: A wallet that pays for its own deposit launch, over a real anvil and Postgres: the API answers the unsigned createLaunch, the wallet sends and pays for it, the relayer (its budget spent) and the database are untouched; refusals change nothing
 
 let w: DepositWorld;
 let t: TestApp;
