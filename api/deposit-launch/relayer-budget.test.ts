@@ -176,7 +176,7 @@ describe("the relayer's budget per day", () => {
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const untilMidnight = Math.ceil((midnight - now.getTime()) / 1000);
-    expectOverBudget(await launch(t, "192.0.2.3", fresh()), [untilMidnight - 5, untilMidnight]);
+    expectOverBudget(await launch(t, "192.0.2.3", fresh()), [untilMidnight - 60, untilMidnight]);
     expect(await relayerState()).toEqual(before);
     expect([await rows("deposit_launch_requests"), await rows("relayer_spend")]).toEqual([
       requests,
