@@ -28,14 +28,9 @@ export type ServiceTokenCallsParameters = {
 };
 
 /**
-<<<<<<< HEAD
  * What the launch saga does for a token, as two calls: the creator's signed createToken, then
  * the relayer's ServiceRegistry entry for the created token (given the block it was created in).
  * The devnet's TokenManager2 deploys with CREATE2, so the token is known before it exists.
-=======
- * What the launch saga does for a token, as two calls: the relayer's ServiceRegistry entry for
- * the predicted token and pair, then the creator's signed createToken.
->>>>>>> examples31
  */
 export async function serviceTokenCalls(p: ServiceTokenCallsParameters): Promise<{
   token: Address;
