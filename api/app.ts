@@ -25,6 +25,7 @@ import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
 import { type HeadBlockReader, registerOps, registerProbes, rpcHeadBlock } from "./ops/register.ts";
 import { registerPerps } from "./perps/routes.ts";
+import { registerDividends } from "./dividends/register.ts";
 import { type PolicyFeatures, registerPolicyAndOrders } from "./policy/register.ts";
 import { registerSessionFeatures, type SessionFeatures } from "./sessions/register.ts";
 import type { ApiSettings } from "./settings.ts";
@@ -154,6 +155,7 @@ export function createApp(p: CreateAppParameters) {
   registerPerps(app, { sql, reads });
   registerPolicyAndOrders(app, { sql, adminToken: p.adminToken, features: p.policy });
   registerMarket(app, { sql, settings, reads });
+  registerDividends(app, { sql, settings, reads });
   registerDepositLaunch(app, { sql, settings, reads, deposit: p.sessions?.deposit });
   registerSessionFeatures(app, { sql, settings, env: p.env, features: p.sessions });
   registerEventFeed(app, { sql, adminToken: p.adminToken });
