@@ -6,6 +6,7 @@ import type { WebhookSecrets } from "../lib/webhooks/inbound/webhook-secrets.ts"
 import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/register.ts";
 import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
 import { type DepositLaunchDeps, registerDepositLaunch } from "./deposit-launch/register.ts";
+import { registerDividends } from "./dividends/register.ts";
 import type { AppEnv } from "./env.ts";
 import { HttpError, renderError } from "./errors.ts";
 import { registerEventFeed } from "./events/register.ts";
@@ -25,7 +26,6 @@ import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
 import { type HeadBlockReader, registerOps, registerProbes, rpcHeadBlock } from "./ops/register.ts";
 import { registerPerps } from "./perps/routes.ts";
-import { registerDividends } from "./dividends/register.ts";
 import { type PolicyFeatures, registerPolicyAndOrders } from "./policy/register.ts";
 import { registerSessionFeatures, type SessionFeatures } from "./sessions/register.ts";
 import type { ApiSettings } from "./settings.ts";

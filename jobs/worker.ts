@@ -1,19 +1,19 @@
+import { PgBoss } from "pg-boss";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { PgBoss } from "pg-boss";
 import { resolveArbitrum } from "../lib/arbitrum.ts";
 import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import type { Logger } from "../lib/logger.ts";
 import { watchWorker } from "../lib/metrics/worker.ts";
+import { startDividendKeeperWorker } from "./dividends/worker.ts";
 import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 import { startNavWorker } from "./nav/worker.ts";
 import { policyAuditSources } from "./policy/sources.ts";
 import { startPolicyAuditWorker } from "./policy/worker.ts";
-import { startDividendKeeperWorker } from "./dividends/worker.ts";
 import { startPollersWorker } from "./pollers/worker.ts";
 import { startOutboundWorker } from "./webhooks/outbound/worker.ts";
 

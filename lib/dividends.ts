@@ -32,7 +32,9 @@ export async function dividendTokens(
   account: string,
   limit: number,
 ): Promise<DividendToken[]> {
-  const rows = await sql<{ token: Address; name: string | null; symbol: string | null; claimed: string }[]>`
+  const rows = await sql<
+    { token: Address; name: string | null; symbol: string | null; claimed: string }[]
+  >`
     select h.token, t.name, t.symbol,
       (select coalesce(sum(c.amount), 0) from ${view(sql, schema, "dividend_claim")} c
         where c.account = h.account and c.token = h.token)::text as claimed
@@ -90,7 +92,10 @@ export function claimFeeData(accounts: readonly Address[]): Hex {
  * @example
  * const tx = claimTransaction("0xabc…", [tokenA, tokenB]); // { to: multicall3, data }
  */
-export function claimTransaction(account: Address, tokens: readonly Address[]): { to: Address; data: Hex } {
+export function claimTransaction(
+  account: Address,
+  tokens: readonly Address[],
+): { to: Address; data: Hex } {
   const data = claimFeeData([account]);
   if (tokens.length === 1) return { to: tokens[0] as Address, data };
   return {

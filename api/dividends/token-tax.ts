@@ -18,19 +18,33 @@ export const TokenTax = z
         liquidity: Wei,
         total: Wei,
       })
-      .openapi({ description: "The tax the token dispatched, token units, by allocation (amountFounder, amountHolder, amountBurn, amountLiquidity)" }),
-    treasuryBnb: Wei.openapi({ description: "The treasury's share, paid in BNB at each dispatch (sum of quoteFounder), wei" }),
+      .openapi({
+        description:
+          "The tax the token dispatched, token units, by allocation (amountFounder, amountHolder, amountBurn, amountLiquidity)",
+      }),
+    treasuryBnb: Wei.openapi({
+      description: "The treasury's share, paid in BNB at each dispatch (sum of quoteFounder), wei",
+    }),
     dividends: z
       .object({
-        accruedBnb: Wei.openapi({ description: "Allocated to holders (sum of quoteHolder; the token's feeHolder), wei" }),
-        claimedBnb: Wei.openapi({ description: "Claimed by or for holders (sum of FeeClaimed), wei" }),
+        accruedBnb: Wei.openapi({
+          description: "Allocated to holders (sum of quoteHolder; the token's feeHolder), wei",
+        }),
+        claimedBnb: Wei.openapi({
+          description: "Claimed by or for holders (sum of FeeClaimed), wei",
+        }),
         unclaimedBnb: Wei.openapi({
-          description: "accrued - claimed: the WBNB the token holds for its holders. Their claimableFee adds up to this less the rounding the token keeps",
+          description:
+            "accrued - claimed: the WBNB the token holds for its holders. Their claimableFee adds up to this less the rounding the token keeps",
         }),
         claims: z.number().int(),
       })
-      .openapi({ description: "Holders' dividends (four.meme's holder allocation), in BNB (paid as WBNB)" }),
-    incomeBnb: Wei.openapi({ description: "treasuryBnb + dividends.accruedBnb: what the `taxIncome` sort orders by" }),
+      .openapi({
+        description: "Holders' dividends (four.meme's holder allocation), in BNB (paid as WBNB)",
+      }),
+    incomeBnb: Wei.openapi({
+      description: "treasuryBnb + dividends.accruedBnb: what the `taxIncome` sort orders by",
+    }),
     indexedBlock: IndexedBlockField,
   })
   .openapi("TokenTax");
@@ -39,7 +53,8 @@ const route = createRoute({
   method: "get",
   path: "/tokens/{address}/tax",
   tags: ["tokens"],
-  summary: "A token's tax income: dispatched, the treasury's share, holders' dividends accrued, claimed and unclaimed",
+  summary:
+    "A token's tax income: dispatched, the treasury's share, holders' dividends accrued, claimed and unclaimed",
   description:
     "Sums of the token's own `FeeDispatched` and `FeeClaimed` logs (four.meme TaxToken, docs/dividends.md), as indexed. Zeros before its first dispatch.",
   request: { params: AddressParams },
@@ -76,7 +91,12 @@ export function registerTokenTax(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
         from ${tokens} t left join ${taxes} x on x.token = t.address where t.address = ${address}`;
       if (!tok) throw new HttpError("not_found", { message: `no token ${address} is indexed` });
       const n = (v: string | undefined | null) => BigInt(v ?? "0");
-      const [f, h, b, l] = [tok.amount_founder, tok.amount_holder, tok.amount_burn, tok.amount_liquidity].map(n) as [bigint, bigint, bigint, bigint];
+      const [f, h, b, l] = [
+        tok.amount_founder,
+        tok.amount_holder,
+        tok.amount_burn,
+        tok.amount_liquidity,
+      ].map(n) as [bigint, bigint, bigint, bigint];
       const data = {
         token: tok.address,
         dispatches: tok.dispatch_count ?? 0,

@@ -24,19 +24,27 @@ const DividendItem = z
     token: Address,
     name: z.string().nullable(),
     symbol: z.string().nullable(),
-    claimableBnb: Wei.openapi({ description: "The token's own claimableFee(address) at indexedBlock, wei (paid as WBNB)" }),
-    claimedBnb: Wei.openapi({ description: "What the address has claimed of this token (its FeeClaimed logs), wei" }),
+    claimableBnb: Wei.openapi({
+      description: "The token's own claimableFee(address) at indexedBlock, wei (paid as WBNB)",
+    }),
+    claimedBnb: Wei.openapi({
+      description: "What the address has claimed of this token (its FeeClaimed logs), wei",
+    }),
   })
   .openapi("Dividend");
 
 const Dividends = z
   .object({
     address: Address,
-    autoClaim: z.boolean().openapi({ description: "The keeper claims for this address (opted in with its SIWE session)" }),
+    autoClaim: z.boolean().openapi({
+      description: "The keeper claims for this address (opted in with its SIWE session)",
+    }),
     claimableBnb: Wei,
     claimedBnb: Wei,
     items: z.array(DividendItem),
-    truncated: z.boolean().openapi({ description: `More than ${DIVIDEND_LIMITS.maxTokensPerWallet} tokens: the first by address are shown` }),
+    truncated: z.boolean().openapi({
+      description: `More than ${DIVIDEND_LIMITS.maxTokensPerWallet} tokens: the first by address are shown`,
+    }),
     indexedBlock: IndexedBlockField,
   })
   .openapi("Dividends");
@@ -47,14 +55,24 @@ const ClaimTransaction = z
     claimableBnb: Wei,
     tokens: z.array(Address),
     transaction: z
-      .object({ to: Address, data: z.string().regex(/^0x[0-9a-f]*$/), value: z.literal("0"), chainId: z.literal(56) })
+      .object({
+        to: Address,
+        data: z.string().regex(/^0x[0-9a-f]*$/),
+        value: z.literal("0"),
+        chainId: z.literal(56),
+      })
       .nullable()
-      .openapi({ description: "Unsigned; any wallet may send it, the dividends go to `address`. Null: nothing to claim" }),
+      .openapi({
+        description:
+          "Unsigned; any wallet may send it, the dividends go to `address`. Null: nothing to claim",
+      }),
     indexedBlock: IndexedBlockField,
   })
   .openapi("DividendClaimTransaction");
 
-const AutoClaim = z.object({ address: Address, autoClaim: z.boolean(), since: z.iso.datetime().nullable() }).openapi("DividendAutoClaim");
+const AutoClaim = z
+  .object({ address: Address, autoClaim: z.boolean(), since: z.iso.datetime().nullable() })
+  .openapi("DividendAutoClaim");
 
 export type DividendRouteDeps = ViewRouteDeps & { client?: PublicClient };
 
@@ -70,16 +88,22 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
   const { sql } = d;
   const schema = d.settings.viewsSchema;
   const rpc = d.settings.rpcUrls[0];
-  const client = d.client ?? (rpc ? (createPublicClient({ transport: http(rpc) }) as PublicClient) : undefined);
+  const client =
+    d.client ?? (rpc ? (createPublicClient({ transport: http(rpc) }) as PublicClient) : undefined);
 
   /** The address's dividend tokens with what each owes it, at the indexed block. */
   async function owed(address: Addr) {
-    if (!client) throw new HttpError("unavailable", { message: "no chain RPC is configured on this API" });
+    if (!client)
+      throw new HttpError("unavailable", { message: "no chain RPC is configured on this API" });
     const state = await d.reads.tracker.current();
     if (state.block === null) {
-      throw new HttpError("unavailable", { message: "the chain index is not published yet; retry shortly" });
+      throw new HttpError("unavailable", {
+        message: "the chain index is not published yet; retry shortly",
+      });
     }
-    const tokens = await readViews(() => dividendTokens(sql, schema, address, DIVIDEND_LIMITS.maxTokensPerWallet + 1));
+    const tokens = await readViews(() =>
+      dividendTokens(sql, schema, address, DIVIDEND_LIMITS.maxTokensPerWallet + 1),
+    );
     const shown = tokens.slice(0, DIVIDEND_LIMITS.maxTokensPerWallet);
     const claimable = await readClaimable({
       client,
@@ -91,7 +115,9 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
   }
 
   const autoClaimOf = async (address: string) => {
-    const [r] = await sql<{ opted_in_at: Date }[]>`select opted_in_at from app.dividend_auto_claims where address = ${address}`;
+    const [r] = await sql<
+      { opted_in_at: Date }[]
+    >`select opted_in_at from app.dividend_auto_claims where address = ${address}`;
     return r?.opted_in_at ?? null;
   };
 
@@ -100,7 +126,8 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
       method: "get",
       path: "/v2/users/{address}/dividends",
       tags: ["dividends"],
-      summary: "Dividends an address can claim across the service's tax tokens, and what it claimed",
+      summary:
+        "Dividends an address can claim across the service's tax tokens, and what it claimed",
       description:
         "Public (any address). Per token whose holders were allocated dividends and that the address held: the token's own `claimableFee(address)` read at the indexed block, and the address's claims from the indexed `FeeClaimed` logs.",
       request: { params: AddressParams },
@@ -111,7 +138,8 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
     async (c) => {
       const { address } = c.req.valid("param");
       const [o, since] = await Promise.all([owed(address), autoClaimOf(address)]);
-      const sum = (f: (x: (typeof o.items)[number]) => bigint) => o.items.reduce((s, x) => s + f(x), 0n).toString();
+      const sum = (f: (x: (typeof o.items)[number]) => bigint) =>
+        o.items.reduce((s, x) => s + f(x), 0n).toString();
       return c.json(
         {
           ok: true as const,
@@ -141,7 +169,8 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
       method: "get",
       path: "/v2/users/{address}/dividends/claim-transaction",
       tags: ["dividends"],
-      summary: "The unsigned transaction that claims an address's dividends on every token that owes it some",
+      summary:
+        "The unsigned transaction that claims an address's dividends on every token that owes it some",
       description:
         "One transaction: `claimFee([address])` on the token when one owes, else Multicall3 `aggregate3` over each. four.meme lets anyone claim on a holder's behalf (`claimFee(address[])`), so any wallet may send it; the dividends go to `address`. Built from the claimable amounts at the indexed block.",
       request: { params: AddressParams },
@@ -153,7 +182,13 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
       const { address } = c.req.valid("param");
       const o = await owed(address);
       const due = o.items.filter((x) => x.claimable > 0n);
-      const tx = due.length === 0 ? null : claimTransaction(address, due.map((x) => x.token));
+      const tx =
+        due.length === 0
+          ? null
+          : claimTransaction(
+              address,
+              due.map((x) => x.token),
+            );
       return c.json(
         {
           ok: true as const,
@@ -180,7 +215,10 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
         method,
         path: "/v2/users/me/dividends/auto-claim",
         tags: ["dividends"],
-        summary: method === "put" ? "Let the keeper claim the signed-in wallet's dividends" : "Stop the keeper claiming the signed-in wallet's dividends",
+        summary:
+          method === "put"
+            ? "Let the keeper claim the signed-in wallet's dividends"
+            : "Stop the keeper claiming the signed-in wallet's dividends",
         description:
           "The signed-in wallet (its SIWE session) opts in or out. Opted in, the keeper sends `claimFee(accounts)` for it on each token whose dividends for it reach the keeper's minimum, within the keeper's daily gas budget; the dividends go to the wallet, the gas is the service's.",
         security: [{ siweSession: [] }],
@@ -200,7 +238,13 @@ export function registerUserDividends(app: OpenAPIHono<AppEnv>, d: DividendRoute
           await sql`delete from app.dividend_auto_claims where address = ${a}`;
         }
         const since = await autoClaimOf(a);
-        return c.json({ ok: true as const, data: { address: a, autoClaim: since !== null, since: since?.toISOString() ?? null } }, 200);
+        return c.json(
+          {
+            ok: true as const,
+            data: { address: a, autoClaim: since !== null, since: since?.toISOString() ?? null },
+          },
+          200,
+        );
       },
     );
   }

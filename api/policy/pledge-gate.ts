@@ -25,7 +25,10 @@ export type PledgeGateParameters = {
   now: Date;
 };
 /** A disposal the pledge let through: counted before it is signed, uncounted if it is not. */
-export type PledgeGateReturnType = { release: () => Promise<void>; settle: (txHash: Hex) => Promise<void> } | null;
+export type PledgeGateReturnType = {
+  release: () => Promise<void>;
+  settle: (txHash: Hex) => Promise<void>;
+} | null;
 
 /**
  * The sell pledge at the signer: a transaction that disposes of the agent's own token (a DEX or
@@ -59,7 +62,14 @@ export async function pledgeGate(p: PledgeGateParameters): Promise<PledgeGateRet
     }),
     soldSince(p.sql, w.agentId, utcDayStart(p.now)),
   ]);
-  const verdict = judgeSell({ pledge, now: p.now, launchedAt: w.launchedAt, balance, soldToday, amount });
+  const verdict = judgeSell({
+    pledge,
+    now: p.now,
+    launchedAt: w.launchedAt,
+    balance,
+    soldToday,
+    amount,
+  });
   const callId = p.decision.callId;
   if (!verdict.ok) {
     await refuse(p, pledge.id, verdict);

@@ -3,12 +3,17 @@ import { z } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import {
   bpsToPercent,
-  type PledgeVersion,
   PledgeTerms,
+  type PledgeVersion,
   percentToBps,
+  utcDayStart,
 } from "../../lib/policy/pledge.ts";
-import { pledgeState, pledgeVersions, savePledge, soldSince } from "../../lib/policy/pledge-store.ts";
-import { utcDayStart } from "../../lib/policy/pledge.ts";
+import {
+  pledgeState,
+  pledgeVersions,
+  savePledge,
+  soldSince,
+} from "../../lib/policy/pledge-store.ts";
 import type { AppEnv } from "../env.ts";
 import {
   AGENT_KEY_SECURITY,
@@ -32,25 +37,44 @@ export type PledgeRouteDeps = {
 const Pledge = z
   .object({
     pledgeId: z.string(),
-    lockDays: z.number().int().openapi({ description: "No sale of the agent's token for this many days after its launch" }),
+    lockDays: z
+      .number()
+      .int()
+      .openapi({ description: "No sale of the agent's token for this many days after its launch" }),
     maxDailySellPercent: z.string().openapi({
-      description: "At most this share of its holding (the balance plus what it sold that UTC day) sold in a UTC day",
+      description:
+        "At most this share of its holding (the balance plus what it sold that UTC day) sold in a UTC day",
       example: "2.5",
     }),
-    loosenDelayDays: z.number().int().openapi({ description: "How long a loosening of this pledge waits" }),
+    loosenDelayDays: z
+      .number()
+      .int()
+      .openapi({ description: "How long a loosening of this pledge waits" }),
     createdAt: z.iso.datetime(),
-    effectiveAt: z.iso.datetime().openapi({ description: "When it binds: its save for a tightening, that plus the delay for a loosening" }),
-    cancelledAt: z.iso.datetime().nullable().openapi({ description: "A later save cancelled it before it bound" }),
+    effectiveAt: z.iso.datetime().openapi({
+      description: "When it binds: its save for a tightening, that plus the delay for a loosening",
+    }),
+    cancelledAt: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: "A later save cancelled it before it bound" }),
     createdBy: z.object({ kind: z.enum(["agent", "operator", "signer"]), id: z.string() }),
   })
   .openapi("SellPledge");
 
 const PledgeView = z
   .object({
-    inForce: Pledge.nullable().openapi({ description: "The pledge that binds now; null: the agent promised nothing" }),
+    inForce: Pledge.nullable().openapi({
+      description: "The pledge that binds now; null: the agent promised nothing",
+    }),
     pending: Pledge.nullable().openapi({ description: "A loosening waiting for its delay" }),
-    lockedUntil: z.iso.datetime().nullable().openapi({ description: "No sale before this time (launch + lockDays); null without a lock-up" }),
-    soldTodayUnits: z.string().openapi({ description: "Token units the agent's wallet sold or sent through the service since 00:00 UTC" }),
+    lockedUntil: z.iso.datetime().nullable().openapi({
+      description: "No sale before this time (launch + lockDays); null without a lock-up",
+    }),
+    soldTodayUnits: z.string().openapi({
+      description:
+        "Token units the agent's wallet sold or sent through the service since 00:00 UTC",
+    }),
     history: z.array(Pledge).openapi({ description: "Every version, newest first" }),
   })
   .openapi("SellPledgeView");
@@ -110,7 +134,10 @@ export function registerPledge(app: OpenAPIHono<AppEnv>, d: PledgeRouteDeps) {
     },
     async (c) => {
       const a = agentOf(c);
-      return c.json({ ok: true as const, data: await view(d.sql, a.agentId, a.launchedAt, now()) }, 200);
+      return c.json(
+        { ok: true as const, data: await view(d.sql, a.agentId, a.launchedAt, now()) },
+        200,
+      );
     },
   );
   app.openapi(
@@ -147,7 +174,10 @@ export function registerPledge(app: OpenAPIHono<AppEnv>, d: PledgeRouteDeps) {
         actor: { kind: actor.kind, id: actor.id },
         now: at,
       });
-      return c.json({ ok: true as const, data: await view(d.sql, a.agentId, a.launchedAt, at) }, 200);
+      return c.json(
+        { ok: true as const, data: await view(d.sql, a.agentId, a.launchedAt, at) },
+        200,
+      );
     },
   );
 }

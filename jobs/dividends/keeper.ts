@@ -57,7 +57,9 @@ export async function runDividendKeeper(
   const settled = await settle(r, stored);
   if (settled < open.length) return { settled, sent: [], held: "pending" };
 
-  const [spent] = await r.sql<{ s: string }[]>`select coalesce(sum(coalesce(fee, max_fee)), 0)::text as s
+  const [spent] = await r.sql<
+    { s: string }[]
+  >`select coalesce(sum(coalesce(fee, max_fee)), 0)::text as s
     from app.dividend_claim_txs where created_at > now() - interval '1 day' and status <> 'dropped'`;
   let left = b.dailyBudgetWei - BigInt(spent?.s ?? "0");
   if (left <= 0n) return { settled, sent: [], held: "budget" };
@@ -97,7 +99,8 @@ export async function runDividendKeeper(
       calls.push({ token, ...c });
     }
   }
-  if (calls.length === 0) return { settled, sent: [], held: byToken.size > 0 ? "budget" : undefined };
+  if (calls.length === 0)
+    return { settled, sent: [], held: byToken.size > 0 ? "budget" : undefined };
 
   const txs = await sendRelayerTxs(
     r,

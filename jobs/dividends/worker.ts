@@ -15,15 +15,26 @@ export async function startDividendKeeperWorker(p: {
   relayer: Relayer;
   viewsSchema: string;
 }): Promise<() => Promise<void>> {
-  await p.boss.createQueue(DIVIDEND_KEEPER.queue, { expireInSeconds: DIVIDEND_KEEPER.expireSeconds });
-  await p.boss.schedule(DIVIDEND_KEEPER.queue, DIVIDEND_KEEPER.cron, {}, { retryLimit: 0, singletonKey: "round" });
-  await p.boss.work(DIVIDEND_KEEPER.queue, { pollingIntervalSeconds: DIVIDEND_KEEPER.pollSeconds }, async () => {
-    const r = await runDividendKeeper({ relayer: p.relayer, viewsSchema: p.viewsSchema });
-    p.relayer.log.info(
-      { settled: r.settled, sent: r.sent.length, held: r.held },
-      "dividend keeper round",
-    );
+  await p.boss.createQueue(DIVIDEND_KEEPER.queue, {
+    expireInSeconds: DIVIDEND_KEEPER.expireSeconds,
   });
+  await p.boss.schedule(
+    DIVIDEND_KEEPER.queue,
+    DIVIDEND_KEEPER.cron,
+    {},
+    { retryLimit: 0, singletonKey: "round" },
+  );
+  await p.boss.work(
+    DIVIDEND_KEEPER.queue,
+    { pollingIntervalSeconds: DIVIDEND_KEEPER.pollSeconds },
+    async () => {
+      const r = await runDividendKeeper({ relayer: p.relayer, viewsSchema: p.viewsSchema });
+      p.relayer.log.info(
+        { settled: r.settled, sent: r.sent.length, held: r.held },
+        "dividend keeper round",
+      );
+    },
+  );
   return async () => {
     await p.boss.offWork(DIVIDEND_KEEPER.queue);
   };

@@ -2,9 +2,9 @@
 // after launch, at most `maxDailySellBps` of its holding a UTC day). Pure: the terms, which of
 // two is stricter, the pledge in force at a time, what a transaction disposes of, the verdict.
 import { decodeFunctionData, erc20Abi, type Hex } from "viem";
+import { z } from "zod";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { uniswapV2Router02Abi } from "../../abis/UniswapV2Router02.ts";
-import { z } from "zod";
 import { PLEDGE_LIMITS } from "../limits.ts";
 import type { PolicyActor } from "./model.ts";
 
@@ -13,7 +13,10 @@ const DAY_MS = 86_400_000;
 /** A percentage with at most two decimals, "0" to "100", as basis points. */
 const Percent = z
   .string()
-  .regex(/^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/, 'must be a percentage from "0" to "100" with at most 2 decimals, e.g. "2.5"');
+  .regex(
+    /^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/,
+    'must be a percentage from "0" to "100" with at most 2 decimals, e.g. "2.5"',
+  );
 
 /** The terms an agent (or the operator) pledges; the body of `PUT /v2/agents/{agent}/pledge`. */
 export const PledgeTerms = z.strictObject({
@@ -58,7 +61,9 @@ export function percentToBps(p: string): number {
  * bpsToPercent(250); // "2.5"
  */
 export function bpsToPercent(bps: number): string {
-  const frac = String(bps % 100).padStart(2, "0").replace(/0+$/, "");
+  const frac = String(bps % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
   return frac ? `${Math.floor(bps / 100)}.${frac}` : String(Math.floor(bps / 100));
 }
 
@@ -87,7 +92,12 @@ export function pledgeInForce(versions: readonly PledgeVersion[], at: Date): Ple
   let best: PledgeVersion | null = null;
   for (const v of versions) {
     if (v.cancelledAt !== null || v.effectiveAt > at) continue;
-    if (!best || v.effectiveAt > best.effectiveAt || (v.effectiveAt.getTime() === best.effectiveAt.getTime() && BigInt(v.id) > BigInt(best.id))) best = v;
+    if (
+      !best ||
+      v.effectiveAt > best.effectiveAt ||
+      (v.effectiveAt.getTime() === best.effectiveAt.getTime() && BigInt(v.id) > BigInt(best.id))
+    )
+      best = v;
   }
   return best;
 }
@@ -184,7 +194,13 @@ export type JudgeSellParameters = {
 };
 export type SellVerdict =
   | { ok: true }
-  | { ok: false; code: "sell_pledge_locked" | "sell_pledge_daily_exceeded"; reason: string; expected: string; actual: string };
+  | {
+      ok: false;
+      code: "sell_pledge_locked" | "sell_pledge_daily_exceeded";
+      reason: string;
+      expected: string;
+      actual: string;
+    };
 
 /**
  * A disposal of `amount` against the pledge: refused inside the lock-up after launch, or when
@@ -196,7 +212,9 @@ export type SellVerdict =
  */
 export function judgeSell(p: JudgeSellParameters): SellVerdict {
   if (p.pledge.lockDays > 0) {
-    const until = new Date((p.launchedAt?.getTime() ?? p.now.getTime()) + p.pledge.lockDays * DAY_MS);
+    const until = new Date(
+      (p.launchedAt?.getTime() ?? p.now.getTime()) + p.pledge.lockDays * DAY_MS,
+    );
     if (p.launchedAt === null || p.now < until) {
       return {
         ok: false,

@@ -2,8 +2,8 @@
 // before they are broadcast: the worst moment for a duplicate (test/dividends/dividends.test.ts).
 import pino from "pino";
 import { createPublicClient, http, type PublicClient } from "viem";
-import { runDividendKeeper } from "../../jobs/dividends/keeper.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
+import { runDividendKeeper } from "../../jobs/dividends/keeper.ts";
 import { createSql } from "../../lib/db/client.ts";
 
 const [databaseUrl, rpcUrl, viewsSchema] = process.argv.slice(2) as [string, string, string];
@@ -17,7 +17,12 @@ await runDividendKeeper({
     chain: { id: 56 },
   },
   viewsSchema,
-  budget: { minClaimWei: 1n, dailyBudgetWei: 10n ** 18n, maxTxsPerRound: 10, maxAccountsPerTx: 100 },
+  budget: {
+    minClaimWei: 1n,
+    dailyBudgetWei: 10n ** 18n,
+    maxTxsPerRound: 10,
+    maxAccountsPerTx: 100,
+  },
   afterSave: async () => {
     process.kill(process.pid, "SIGKILL");
   },

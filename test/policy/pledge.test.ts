@@ -53,7 +53,7 @@ const mined = async (r: { status: number; body: Record<string, any> }) => {
 };
 
 describe("the sell pledge at the signer", () => {
-  it("refuses a sale over the daily share with nothing signed, and puts it on the anomaly panel", async () => {
+  it("refuses a sale over the daily share without signing it, and puts it on the anomaly panel", async () => {
     const policy = await call("PUT", `/v2/agents/${w.agent.agentId}/policy`, {
       venues: { "bsc-dex-v2": { assets: [w.spotToken] } },
       sides: "both",
@@ -79,7 +79,9 @@ describe("the sell pledge at the signer", () => {
     const bad = await call("PUT", pledgePath(), { lockDays: 0, maxDailySellPercent: 10 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("validation_failed");
-    expect((await call("PUT", pledgePath(), { lockDays: 0, maxDailySellPercent: "10" }, "")).status).toBe(401);
+    expect(
+      (await call("PUT", pledgePath(), { lockDays: 0, maxDailySellPercent: "10" }, "")).status,
+    ).toBe(401);
     expect((await call("GET", pledgePath(), undefined, "")).body.data.history).toEqual([]);
 
     const saved = await call("PUT", pledgePath(), { lockDays: 0, maxDailySellPercent: "10" });
@@ -105,7 +107,12 @@ describe("the sell pledge at the signer", () => {
     expect(await nonce()).toBe(n + 1);
     expect(await balance()).toBe(before);
 
-    const panel = await call("GET", `/v2/admin/anomalies?agentId=${w.agent.agentId}`, undefined, `Bearer ${ADMIN}`);
+    const panel = await call(
+      "GET",
+      `/v2/admin/anomalies?agentId=${w.agent.agentId}`,
+      undefined,
+      `Bearer ${ADMIN}`,
+    );
     expect(panel.status).toBe(200);
     expect(panel.body.data.items).toHaveLength(1);
     expect(panel.body.data.items[0]).toMatchObject({
@@ -115,13 +122,23 @@ describe("the sell pledge at the signer", () => {
       expected: `at most ${allowance} units sold today (10% of ${held})`,
       actual: `${allowance + 1n} units (0 sold + ${allowance + 1n} asked)`,
     });
-    const feed = await call("GET", `/v2/agents/${w.agent.agentId}/events?eventType=policy.denied`, undefined, "");
-    expect(feed.body.data.items[0].data).toMatchObject({ evaluator: "sellPledge", code: "sell_pledge_daily_exceeded" });
+    const feed = await call(
+      "GET",
+      `/v2/agents/${w.agent.agentId}/events?eventType=policy.denied`,
+      undefined,
+      "",
+    );
+    expect(feed.body.data.items[0].data).toMatchObject({
+      evaluator: "sellPledge",
+      code: "sell_pledge_daily_exceeded",
+    });
 
     // Within the share it is signed; what is left of today's share shrinks by exactly that.
     const first = allowance / 2n;
     await mined(await sell(first));
-    expect((await call("GET", pledgePath(), undefined, "")).body.data.soldTodayUnits).toBe(first.toString());
+    expect((await call("GET", pledgePath(), undefined, "")).body.data.soldTodayUnits).toBe(
+      first.toString(),
+    );
     const holding = (await balance()) + first;
     const rest = (holding * 1000n) / 10_000n - first;
     expect((await sell(rest + 1n)).body.code).toBe("sell_pledge_daily_exceeded");
@@ -130,7 +147,11 @@ describe("the sell pledge at the signer", () => {
 
   it("holds a loosening for the pledge's delay while a tightening binds at once", async () => {
     const start = new Date(Date.now() + w.clock.offsetMs);
-    const loose = await call("PUT", pledgePath(), { lockDays: 0, maxDailySellPercent: "50", loosenDelayDays: 7 });
+    const loose = await call("PUT", pledgePath(), {
+      lockDays: 0,
+      maxDailySellPercent: "50",
+      loosenDelayDays: 7,
+    });
     expect(loose.status).toBe(200);
     expect(loose.body.data.inForce.maxDailySellPercent).toBe("10");
     expect(loose.body.data.pending.maxDailySellPercent).toBe("50");
@@ -141,7 +162,9 @@ describe("the sell pledge at the signer", () => {
     // A day later (a new UTC day, nothing sold yet), still the 10 % in force.
     w.clock.offsetMs += DAY;
     const held = await balance();
-    expect((await sell((held * 1000n) / 10_000n + 1n)).body.code).toBe("sell_pledge_daily_exceeded");
+    expect((await sell((held * 1000n) / 10_000n + 1n)).body.code).toBe(
+      "sell_pledge_daily_exceeded",
+    );
 
     // Past the delay, the looser share binds.
     w.clock.offsetMs = due - Date.now() + 1000;
@@ -151,14 +174,24 @@ describe("the sell pledge at the signer", () => {
     await mined(await sell((held * 1000n) / 10_000n + 1n));
 
     // A lock-up (tighter) binds at once: no sale until launch + 30 days.
-    const lock = await call("PUT", pledgePath(), { lockDays: 30, maxDailySellPercent: "50" }, `Bearer ${ADMIN}`);
+    const lock = await call(
+      "PUT",
+      pledgePath(),
+      { lockDays: 30, maxDailySellPercent: "50" },
+      `Bearer ${ADMIN}`,
+    );
     expect(lock.status).toBe(200);
     expect(lock.body.data.inForce).toMatchObject({ lockDays: 30, createdBy: { kind: "operator" } });
     expect(lock.body.data.lockedUntil).not.toBeNull();
     const locked = await sell(1000n);
     expect(locked.body.code).toBe("sell_pledge_locked");
     expect(locked.body.message).toContain(lock.body.data.lockedUntil);
-    const panel = await call("GET", `/v2/admin/anomalies?agentId=${w.agent.agentId}`, undefined, `Bearer ${ADMIN}`);
+    const panel = await call(
+      "GET",
+      `/v2/admin/anomalies?agentId=${w.agent.agentId}`,
+      undefined,
+      `Bearer ${ADMIN}`,
+    );
     expect(panel.body.data.items.map((a: { rule: string }) => a.rule)).toEqual([
       "sellPledge",
       "sellPledge",
