@@ -222,6 +222,51 @@ export const walletActivity = onchainTable(
   (t) => ({ walletIdx: index().on(t.wallet, t.blockNumber) }),
 );
 
+/**
+ * Tax income of a service token (four.meme TaxToken, fourmeme-docs tax-guide.md): the sums of its
+ * `FeeDispatched` and `FeeClaimed` logs. Token amounts are the tax split at each dispatch; the
+ * quote amounts are what the split brought in BNB wei (the founder's is sent to the treasury at
+ * once, the holders' is kept by the token as WBNB until each holder claims it).
+ */
+export const tokenTax = onchainTable(
+  "token_tax",
+  (t) => ({
+    token: t.hex().primaryKey(),
+    dispatchCount: t.integer().notNull(),
+    amountFounder: t.bigint().notNull(),
+    amountHolder: t.bigint().notNull(),
+    amountBurn: t.bigint().notNull(),
+    amountLiquidity: t.bigint().notNull(),
+    quoteFounder: t.bigint().notNull(),
+    quoteHolder: t.bigint().notNull(),
+    /** quoteFounder + quoteHolder: the key of the `taxIncome` sort. */
+    incomeBnb: t.bigint().notNull(),
+    claimCount: t.integer().notNull(),
+    /** Sum of `FeeClaimed` amounts: holders' dividends paid out. */
+    claimed: t.bigint().notNull(),
+  }),
+  (t) => ({ incomeIdx: index().on(t.incomeBnb, t.token) }),
+);
+
+/** One holder's dividend claim (`FeeClaimed`). id = `${chainId}:${txHash}:${logIndex}`. */
+export const dividendClaim = onchainTable(
+  "dividend_claim",
+  (t) => ({
+    id: t.text().primaryKey(),
+    token: t.hex().notNull(),
+    account: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
+    txHash: t.hex().notNull(),
+    timestamp: t.bigint().notNull(),
+  }),
+  (t) => ({
+    // GET /v2/users/{address}/dividends: one account's claims per token.
+    accountIdx: index().on(t.account, t.token),
+  }),
+);
+
 /** A deposit launch, keyed by its vault. */
 export const launch = onchainTable(
   "launch",

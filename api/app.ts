@@ -6,6 +6,7 @@ import type { WebhookSecrets } from "../lib/webhooks/inbound/webhook-secrets.ts"
 import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/register.ts";
 import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
 import { type DepositLaunchDeps, registerDepositLaunch } from "./deposit-launch/register.ts";
+import { registerDividends } from "./dividends/register.ts";
 import type { AppEnv } from "./env.ts";
 import { HttpError, renderError } from "./errors.ts";
 import { registerEventFeed } from "./events/register.ts";
@@ -165,6 +166,7 @@ export function createApp(p: CreateAppParameters) {
   registerPerps(app, { sql, reads });
   registerPolicyAndOrders(app, { sql, adminToken: p.adminToken, features: p.policy });
   registerMarket(app, { sql, settings, reads });
+  registerDividends(app, { sql, settings, reads });
   registerDepositLaunch(app, { sql, settings, reads, deposit: p.sessions?.deposit });
   registerSessionFeatures(app, { sql, settings, env: p.env, features: p.sessions });
   registerEventFeed(app, { sql, adminToken: p.adminToken });

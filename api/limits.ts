@@ -206,3 +206,8 @@ export const READ_CACHE_LIMITS = {
    */
   gzipLevel: 1,
 } as const;
+
+/** Holders' dividends (api/dividends/): one wallet's answer reads at most this many tokens' claimableFee (one Multicall3 call). */
+export const DIVIDEND_LIMITS = {
+  maxTokensPerWallet: 100,
+} as const;

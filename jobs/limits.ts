@@ -234,3 +234,26 @@ export const POLICY_AUDIT = {
   /** A run lasting longer is given up and tried again at the next tick. */
   expireSeconds: 1_800,
 } as const;
+
+/**
+ * The dividend keeper (jobs/dividends/): claims holders' dividends for opted-in wallets with the
+ * relayer's gas, so every figure here bounds what it spends.
+ */
+export const DIVIDEND_KEEPER = {
+  queue: "dividend-keeper",
+  cron: "*/15 * * * *",
+  pollSeconds: 30,
+  expireSeconds: 900,
+  /** An account is claimed for only once it is owed this much on a token (0.001 BNB). */
+  minClaimWei: 10n ** 15n,
+  /** Gas the keeper may spend in any 24 hours (gas limit x price of every claim it signed), 0.05 BNB. */
+  dailyBudgetWei: 5n * 10n ** 16n,
+  /** Claim transactions per round, and accounts per `claimFee(accounts)`. */
+  maxTxsPerRound: 10,
+  maxAccountsPerTx: 100,
+  /** (token, account) pairs read per round. */
+  maxPairsPerRound: 2_000,
+  /** How long a round waits for its claims to be mined before leaving them to the next. */
+  receiptWaitMs: 60_000,
+  receiptPollMs: 500,
+} as const;

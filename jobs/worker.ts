@@ -1,10 +1,13 @@
 import { PgBoss } from "pg-boss";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { resolveArbitrum } from "../lib/arbitrum.ts";
 import type { Config } from "../lib/config.ts";
 import { createSql } from "../lib/db/client.ts";
 import { migrate } from "../lib/db/migrate.ts";
 import type { Logger } from "../lib/logger.ts";
 import { watchWorker } from "../lib/metrics/worker.ts";
+import { startDividendKeeperWorker } from "./dividends/worker.ts";
 import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
@@ -30,7 +33,7 @@ export type StartWorkerParameters = {
   jobs?: readonly WorkerJob[];
 };
 
-export const WORKER_JOBS = ["events", "launch", "nav", "pollers", "policy"] as const;
+export const WORKER_JOBS = ["events", "launch", "nav", "pollers", "policy", "dividends"] as const;
 export type WorkerJob = (typeof WORKER_JOBS)[number];
 export type StartWorkerReturnType = { boss: PgBoss; stop: () => Promise<void> };
 
@@ -91,6 +94,20 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
           sources: policyAuditSources(p.config, sql),
         })
       : undefined;
+  const stopDividends =
+    p.config?.RELAYER_PRIVATE_KEY && rpcUrl && jobs.includes("dividends")
+      ? await startDividendKeeperWorker({
+          boss,
+          viewsSchema: p.config.VIEWS_SCHEMA,
+          relayer: {
+            sql,
+            log: p.log,
+            client: createPublicClient({ transport: http(rpcUrl) }) as PublicClient,
+            relayer: privateKeyToAccount(p.config.RELAYER_PRIVATE_KEY),
+            chain: { id: 56 },
+          },
+        })
+      : undefined;
   const stopOutbound = p.config
     ? await startOutboundWorker({ boss, sql, config: p.config, log: p.log })
     : undefined;
@@ -98,6 +115,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     boss,
     stop: async () => {
       await stopOutbound?.();
+      await stopDividends?.();
       await stopPolicy?.();
       await stopPollers?.();
       await stopNav?.();

@@ -122,6 +122,18 @@ export const POLICY_CEILINGS = {
   dailyOpenBudgetUsd: "10000",
 } as const;
 
+/** Bounds of a sell pledge's terms (docs/policies.md, "Sell pledge"). */
+export const PLEDGE_LIMITS = {
+  /** No sells for up to ten years after launch. */
+  maxLockDays: 3650,
+  /** A loosening waits between one day and a year; 7 days unless the pledge says otherwise. */
+  minLoosenDelayDays: 1,
+  maxLoosenDelayDays: 365,
+  defaultLoosenDelayDays: 7,
+  /** Versions the pledge history answers with. */
+  historyLimit: 100,
+} as const;
+
 /** Bounds of the policy's other fields (not ceilings, sizes of the document). */
 export const POLICY_LIMITS = {
   /** Markets per venue in `assets` or `deny`. */

@@ -2,11 +2,11 @@
 // LaunchToken (created by a deposit launch) share the TaxToken ABI (four.meme's type 5) and
 // these handlers.
 import { type Context, ponder } from "ponder:registry";
-import { holder, launch, token, watchedWallet } from "ponder:schema";
+import { dividendClaim, holder, launch, token, tokenTax, watchedWallet } from "ponder:schema";
 import { flushBlockCandles } from "./candles.ts";
 import { curveAtCreation } from "./curve-state.ts";
 import { type BlockReceipts, type RawLog, readBlockReceipts } from "./receipts.ts";
-import { DEAD, type Hex, lower, settings, WAD, ZERO } from "./settings.ts";
+import { DEAD, type Hex, logId, lower, settings, WAD, ZERO } from "./settings.ts";
 import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 import { recordWalletActivity, TREASURY } from "./wallet-activity.ts";
 
@@ -186,22 +186,51 @@ ponder.on("ServiceToken:Transfer", (e) => onTransfer(e, "registry"));
 ponder.on("LaunchToken:Transfer", (e) => onTransfer(e, "launch"));
 
 /**
- * Tax income (four.meme TaxToken, fourmeme-docs tax-guide.md): a dispatch pays the token's
- * recipient its share in BNB at once (`quoteFounder`); the recipient is the treasury the token
- * was registered or launched with. The amount is BNB wei.
+ * A dispatch of the tax a token kept (four.meme TaxToken, fourmeme-docs tax-guide.md): its split
+ * is added to the token's tax totals; the recipient's share, paid in BNB at once
+ * (`quoteFounder`), is tax income of the treasury the token was registered or launched with.
  */
 export async function onFeeDispatched(
   { event, context }: { event: DispatchEvent; context: Context },
   origin: TokenRow["origin"],
 ) {
-  const amount = event.args.quoteFounder;
-  if (amount === 0n) return;
   const tok = await context.db.find(token, { address: lower(event.log.address) });
   if (!tok || tok.origin !== origin) return;
-  await taxIncome(context, event, tok.treasury, amount);
+  const a = event.args;
+  await context.db
+    .insert(tokenTax)
+    .values({
+      token: tok.address,
+      dispatchCount: 1,
+      amountFounder: a.amountFounder,
+      amountHolder: a.amountHolder,
+      amountBurn: a.amountBurn,
+      amountLiquidity: a.amountLiquidity,
+      quoteFounder: a.quoteFounder,
+      quoteHolder: a.quoteHolder,
+      incomeBnb: a.quoteFounder + a.quoteHolder,
+      claimCount: 0,
+      claimed: 0n,
+    })
+    .onConflictDoUpdate((r) => ({
+      dispatchCount: r.dispatchCount + 1,
+      amountFounder: r.amountFounder + a.amountFounder,
+      amountHolder: r.amountHolder + a.amountHolder,
+      amountBurn: r.amountBurn + a.amountBurn,
+      amountLiquidity: r.amountLiquidity + a.amountLiquidity,
+      quoteFounder: r.quoteFounder + a.quoteFounder,
+      quoteHolder: r.quoteHolder + a.quoteHolder,
+      incomeBnb: r.incomeBnb + a.quoteFounder + a.quoteHolder,
+    }));
+  if (a.quoteFounder === 0n) return;
+  await taxIncome(context, event, tok.treasury, a.quoteFounder);
 }
 
-/** A holder's claim of its share of the holder allocation (WBNB): income for a wallet we watch. */
+/**
+ * A holder's claim of its dividends (WBNB; anyone may claim on a holder's behalf, the amount
+ * goes to the holder): added to the token's claimed total and the holder's claims, and tax
+ * income for a wallet we watch.
+ */
 export async function onFeeClaimed(
   { event, context }: { event: ClaimEvent; context: Context },
   origin: TokenRow["origin"],
@@ -210,8 +239,36 @@ export async function onFeeClaimed(
   const tok = await context.db.find(token, { address: lower(event.log.address) });
   if (!tok || tok.origin !== origin) return;
   const account = lower(event.args.account);
+  const amount = event.args.amount;
+  await context.db.insert(dividendClaim).values({
+    id: logId(event.transaction.hash, event.log.logIndex),
+    token: tok.address,
+    account,
+    amount,
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
+    txHash: event.transaction.hash,
+    timestamp: event.block.timestamp,
+  });
+  // A claim follows a dispatch to holders, which made the row; the values are a safe default.
+  await context.db
+    .insert(tokenTax)
+    .values({
+      token: tok.address,
+      dispatchCount: 0,
+      amountFounder: 0n,
+      amountHolder: 0n,
+      amountBurn: 0n,
+      amountLiquidity: 0n,
+      quoteFounder: 0n,
+      quoteHolder: 0n,
+      incomeBnb: 0n,
+      claimCount: 1,
+      claimed: amount,
+    })
+    .onConflictDoUpdate((r) => ({ claimCount: r.claimCount + 1, claimed: r.claimed + amount }));
   if (!(await context.db.find(watchedWallet, { address: account }))) return;
-  await taxIncome(context, event, account, event.args.amount);
+  await taxIncome(context, event, account, amount);
 }
 
 async function taxIncome(
@@ -235,7 +292,16 @@ type TaxLog = {
   block: { number: bigint; timestamp: bigint };
   transaction: { hash: Hex };
 };
-type DispatchEvent = TaxLog & { args: { quoteFounder: bigint } };
+type DispatchEvent = TaxLog & {
+  args: {
+    amountFounder: bigint;
+    amountHolder: bigint;
+    amountBurn: bigint;
+    amountLiquidity: bigint;
+    quoteFounder: bigint;
+    quoteHolder: bigint;
+  };
+};
 type ClaimEvent = TaxLog & { args: { account: Hex; amount: bigint } };
 
 ponder.on("ServiceToken:FeeDispatched", (e) => onFeeDispatched(e, "registry"));

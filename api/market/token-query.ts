@@ -6,7 +6,14 @@ import { DAY } from "./clock.ts";
 
 const HOUR = 3600;
 
-export const TOKEN_SORTS = ["new", "volume24h", "marketCap", "trending", "volume"] as const;
+export const TOKEN_SORTS = [
+  "new",
+  "volume24h",
+  "marketCap",
+  "trending",
+  "volume",
+  "taxIncome",
+] as const;
 export type TokenSort = (typeof TOKEN_SORTS)[number];
 
 export type TokenFilter = {
@@ -25,6 +32,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * - new: registration block (the ServiceRegistry or LaunchFactory event), index (registered_block, address);
  * - marketCap: market cap in BNB wei, index (market_cap_bnb, address);
  * - volume: all-time BNB volume, index (total_volume_bnb, address);
+ * - taxIncome: BNB the token's tax brought its treasury and holders (token_tax income_bnb, 0
+ *   before a dispatch);
  * - volume24h: BNB wei traded in the window: the 1h candles of the whole hours in it (candle
  *   (interval, bucket_start)) plus the trades of the partial first hour (trade (timestamp));
  * - trending: over the 24 hourly buckets ending with the current one, each bucket's volume
@@ -56,7 +65,10 @@ export function tokenPage(
         ? sql`select t.address, t.market_cap_bnb as k from ${t} t where ${where}`
         : o.sort === "volume"
           ? sql`select t.address, t.total_volume_bnb as k from ${t} t where ${where}`
-          : sql`select t.address, coalesce(w.k, 0) as k from ${t} t
+          : o.sort === "taxIncome"
+            ? sql`select t.address, coalesce(x.income_bnb, 0) as k from ${t} t
+              left join ${view(sql, schema, "token_tax")} x on x.token = t.address where ${where}`
+            : sql`select t.address, coalesce(w.k, 0) as k from ${t} t
             left join (${window}) w on w.token = t.address where ${where}`;
   const dir = o.desc ? sql`desc` : sql`asc`;
   const keyset = o.after

@@ -42,7 +42,7 @@ const listRoute = createRoute({
   tags: ["tokens"],
   summary: "Tokens of the service: search, filter, sort, page",
   description:
-    "Sorts: `new` (registration order), `marketCap` (BNB), `volume24h` (BNB traded in the rolling 24 hours), `volume` (all-time BNB volume), `trending` (over the 24 hourly UTC buckets ending with the current one: each bucket's BNB volume weighted by recency, 24/24 for the current hour down to 1/24, summed and floored, times the trades in those buckets). Ties break on the address. Page with `cursor` (stable) or `offset`. The 24-hour window ends at the newest indexed block's time.",
+    "Sorts: `new` (registration order), `marketCap` (BNB), `volume24h` (BNB traded in the rolling 24 hours), `volume` (all-time BNB volume), `taxIncome` (BNB the token's tax brought its treasury and its holders: GET /tokens/{address}/tax `incomeBnb`), `trending` (over the 24 hourly UTC buckets ending with the current one: each bucket's BNB volume weighted by recency, 24/24 for the current hour down to 1/24, summed and floored, times the trades in those buckets). Ties break on the address. Page with `cursor` (stable) or `offset`. The 24-hour window ends at the newest indexed block's time.",
   request: {
     query: OffsetQuery.extend({
       sort: z

@@ -8,8 +8,10 @@ import { decodePerpsAction, type PerpsAction } from "../../lib/policy/perps.ts";
 import { type PerpsVenue, type SpotChain, venueState } from "../../lib/policy/snapshot.ts";
 import { decodeBscTransaction } from "../../lib/policy/spot.ts";
 import { activePolicy, ledger, leverages, recordTrade } from "../../lib/policy/store.ts";
+import { stewardChainRefusal, stewardRefusal } from "../../services/steward/client.ts";
 import { HttpError } from "../errors.ts";
 import { bnbPriceIntent, unknownVenueOrder } from "./intents.ts";
+import { pledgeGate } from "./pledge-gate.ts";
 
 /** What the service's evaluator chain reads: its store, the clock, the chain, the venue. */
 export type JudgeDeps = {
@@ -21,7 +23,14 @@ export type JudgeDeps = {
   /** Tests: called after the active version was read, before the wallet's lock. */
   afterPolicyRead?: (walletId: string) => Promise<void>;
 };
-export type OrderWallet = { agentId: string; walletId: string; address: Address };
+export type OrderWallet = {
+  agentId: string;
+  walletId: string;
+  address: Address;
+  /** The agent's own token (its sell pledge binds sales of it) and its launch time. */
+  token: string | null;
+  launchedAt: Date | null;
+};
 
 /**
  * Runs `fn` with the wallet's orders one at a time across every API process (a session-level
@@ -106,7 +115,13 @@ export async function judgeTransaction<T extends { txHash: Hex }>(
       await report(d.sql, w, decision);
       throw refusal(decision);
     }
-    const sent = await send();
+    const held = await pledgeGate({ sql: d.sql, spot: d.spot, wallet: w, tx, decision, now });
+    const sent = await send().catch(async (error: unknown) => {
+      // Counted unless the signer said it signed nothing: an unanswered call may have gone out.
+      if (stewardRefusal(error) || stewardChainRefusal(error)) await held?.release();
+      throw error;
+    });
+    await held?.settle(sent.txHash);
     await recordTrade(d.sql, w.walletId, { entry: ledgerEntry(decision, sent.txHash) });
     // Steward reports the transaction it signed as policy.applied too (tx.signed): the feed
     // shows that one; this one, with the chain's verdicts, is kept for the auditor.

@@ -154,6 +154,8 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
         agentId: a.agentId,
         walletId: a.walletId,
         address: a.walletAddress.toLowerCase() as Address,
+        token: a.tokenAddress,
+        launchedAt: a.launchedAt,
       };
       const judge: JudgeDeps = {
         sql: d.sql,

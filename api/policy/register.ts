@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Sql } from "../../lib/db/client.ts";
 import type { AppEnv } from "../env.ts";
 import { type OrderRouteDeps, registerOrders } from "./orders.ts";
+import { registerPledge } from "./pledge.ts";
 import { type PolicySigner, registerPolicy } from "./policy.ts";
 
 /** What the trading features need from the signer and the venues; all optional. */
@@ -26,4 +27,5 @@ export function registerPolicyAndOrders(
     rulesContext: { router: spot?.router, platform: spot?.platform ?? [] },
   });
   registerOrders(app, { sql: d.sql, adminToken: d.adminToken, ...d.features });
+  registerPledge(app, { sql: d.sql, adminToken: d.adminToken, now: d.features?.now });
 }

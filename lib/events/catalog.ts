@@ -149,6 +149,11 @@ export const POLLER_TYPES = {
   "safe.tx.confirmed": "treasury",
 } as const satisfies Record<string, EventCategory>;
 
+/** Types the API writes itself when an agent acts (the sell pledge), with their category. */
+export const SERVICE_TYPES = {
+  "pledge.updated": "market",
+} as const satisfies Record<string, EventCategory>;
+
 /** The feed category of a type: known types have theirs, others `fallback` or `system`. */
 export function categoryOf(eventType: string, fallback?: EventCategory): EventCategory {
   const known = (WEBHOOK_TYPES as Record<string, { category: EventCategory }>)[eventType];
@@ -156,6 +161,7 @@ export function categoryOf(eventType: string, fallback?: EventCategory): EventCa
     known?.category ??
     (CHAIN_TYPES as Record<string, EventCategory>)[eventType] ??
     (POLLER_TYPES as Record<string, EventCategory>)[eventType] ??
+    (SERVICE_TYPES as Record<string, EventCategory>)[eventType] ??
     fallback ??
     "system"
   );
@@ -166,6 +172,7 @@ export const KNOWN_TYPES = [
   ...Object.keys(WEBHOOK_TYPES),
   ...Object.keys(CHAIN_TYPES),
   ...Object.keys(POLLER_TYPES),
+  ...Object.keys(SERVICE_TYPES),
 ];
 
 /** Webhook sources: each path's stored `source` and the types it accepts (api/AGENT.md). */

@@ -1,0 +1,383 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import pino from "pino";
+import {
+  type Address,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  type LocalAccount,
+  parseEther,
+  parseEventLogs,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { taxTokenAbi } from "../../abis/TaxToken.ts";
+import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
+import { uniswapV2FactoryAbi } from "../../abis/UniswapV2Factory.ts";
+import { createApp } from "../../api/app.ts";
+import { defaultApiSettings } from "../../api/settings.ts";
+import { devnetAccounts } from "../../devnet/accounts.ts";
+import {
+  createTokenCall,
+  dexBuyCall,
+  dexSellCall,
+  registerTokenCall,
+} from "../../devnet/storyline/calls.ts";
+import { runDividendKeeper } from "../../jobs/dividends/keeper.ts";
+import { signCreateArgs } from "../../lib/create-args.ts";
+import { createSql, type Sql } from "../../lib/db/client.ts";
+import { migrate } from "../../lib/db/migrate.ts";
+import { type IndexerWorld, startIndexerWorld } from "../helpers/indexer-world.ts";
+import type { PonderRun } from "../helpers/ponder.ts";
+
+// Issue 51 item 4, "done when": a wallet's dividends claimable equal the token's own
+// claimableFee, every tax figure equals the sums of the token's own logs, and a claim by the
+// keeper moves them to claimed, once, even when the keeper is killed between storing its claim
+// and sending it. A four.meme tax token with a holder share (10 % tax, half to the treasury,
+// half to holders), graduated to the DEX, traded there; the real indexer (Ponder), the API app
+// and the keeper against anvil and Postgres.
+
+const SCHEMA = "div_idx";
+let w: IndexerWorld;
+let run: PonderRun;
+let sql: Sql;
+let token: Address;
+let app: ReturnType<typeof createApp>;
+const acc = devnetAccounts();
+const [creator, alice, bob, trader, stranger] = acc.external as unknown as [
+  LocalAccount,
+  LocalAccount,
+  LocalAccount,
+  LocalAccount,
+  LocalAccount,
+];
+const treasury = "0x00000000000000000000000000000000000fee01" as Address;
+
+async function send(
+  from: LocalAccount,
+  call: { to: Address; data: Hex; value?: bigint; gas?: bigint },
+) {
+  const wallet = createWalletClient({ account: from, transport: http(w.anvil.rpcUrl) });
+  const hash = await wallet.sendTransaction({ ...call, chain: null });
+  const receipt = await w.client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  return receipt;
+}
+const read = <T>(functionName: string, args: unknown[] = [], blockNumber?: bigint) =>
+  w.client.readContract({
+    address: token,
+    abi: taxTokenAbi,
+    functionName,
+    args,
+    blockNumber,
+  } as never) as Promise<T>;
+const get = async (path: string) => {
+  const res = await app.request(path);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+const indexed = async () => run.waitFor(await w.head());
+const logsOf = (eventName: "FeeDispatched" | "FeeClaimed") =>
+  w.client.getContractEvents({ address: token, abi: taxTokenAbi, eventName, fromBlock: 0n });
+
+beforeAll(async () => {
+  w = await startIndexerWorld("dividends-test-");
+  const c = w.record.contracts;
+  sql = createSql(w.pg.url, { appName: "dividends-test" });
+  await migrate(sql);
+  const signed = await signCreateArgs({
+    name: "Dividend Agent",
+    symbol: "DIV",
+    requestId: 51n,
+    creator: creator.address,
+    recipient: treasury,
+    feeRateBps: 1000,
+    recipientRate: 50,
+    divideRate: 50,
+    minSharing: 100_000n * 10n ** 18n,
+    signer: acc.launchpadSigner,
+    chainId: w.record.chainId,
+    tokenManager: c.tokenManager2,
+  });
+  const created = await send(creator, createTokenCall(w.record, signed));
+  const [ev] = parseEventLogs({
+    abi: tokenManager2Abi,
+    logs: created.logs,
+    eventName: "TokenCreate",
+  });
+  if (!ev) throw new Error("createToken emitted no TokenCreate");
+  token = ev.args.token.toLowerCase() as Address;
+  // Two holders buy the whole curve: the token graduates to the DEX pair.
+  for (const who of [alice, bob]) {
+    await send(who, {
+      to: c.tokenManager2,
+      value: parseEther("12"),
+      data: encodeFunctionData({
+        abi: tokenManager2Abi,
+        functionName: "buyTokenAMAP",
+        args: [token, parseEther("12"), 0n],
+      }),
+    });
+  }
+  const pair = (await w.client.readContract({
+    address: c.uniswapV2Factory,
+    abi: uniswapV2FactoryAbi,
+    functionName: "getPair",
+    args: [token, c.wbnb],
+  })) as Address;
+  await send(
+    acc.relayer,
+    registerTokenCall(c, {
+      token,
+      pair,
+      creator: creator.address,
+      treasury,
+      agentId: 0n,
+      createdBlock: created.blockNumber,
+    }),
+  );
+  // DEX trades: every buy and sell pays 10 %; a sell first dispatches what the token kept.
+  const deadline = 2n ** 40n;
+  for (let i = 0; i < 3; i++) {
+    await send(trader, dexBuyCall(c, token, trader.address, parseEther("1"), deadline));
+    const held = await w.client.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [trader.address],
+    });
+    await send(trader, {
+      to: token,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [c.uniswapV2Router, held],
+      }),
+    });
+    await send(trader, dexSellCall(c, token, trader.address, held / 2n, deadline));
+  }
+  expect((await logsOf("FeeDispatched")).length).toBeGreaterThan(0);
+  run = await w.ponder(SCHEMA);
+  await indexed();
+  app = createApp({
+    logger: pino({ level: "silent" }),
+    env: "test",
+    sql,
+    settings: defaultApiSettings({
+      rpcUrls: [w.anvil.rpcUrl],
+      viewsSchema: SCHEMA,
+      rateLimit: { unauthenticated: 100_000, authenticated: 100_000 },
+    }),
+  });
+}, 300_000);
+afterAll(async () => {
+  await sql?.end({ timeout: 1 });
+  await w?.stop();
+});
+
+describe("tax income and dividends", () => {
+  it("per token: every figure is the sum of the token's own logs and its views", async () => {
+    const dispatched = await logsOf("FeeDispatched");
+    const sum = (k: "amountFounder" | "amountHolder" | "quoteFounder" | "quoteHolder") =>
+      dispatched.reduce((s, l) => s + ((l.args as Record<string, bigint>)[k] ?? 0n), 0n).toString();
+    const r = await get(`/tokens/${token}/tax`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const wbnb = await w.client.readContract({
+      address: w.record.contracts.wbnb,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [token],
+    });
+    expect(r.body.data).toMatchObject({
+      dispatches: dispatched.length,
+      taxDispatched: {
+        treasury: sum("amountFounder"),
+        holders: sum("amountHolder"),
+        burn: "0",
+        liquidity: "0",
+      },
+      treasuryBnb: sum("quoteFounder"),
+      dividends: {
+        accruedBnb: sum("quoteHolder"),
+        claimedBnb: "0",
+        unclaimedBnb: wbnb.toString(),
+        claims: 0,
+      },
+    });
+    expect(r.body.data.dividends.accruedBnb).toBe((await read<bigint>("feeHolder")).toString());
+    expect(r.body.data.treasuryBnb).toBe((await read<bigint>("feeFounder")).toString());
+    expect(BigInt(r.body.data.treasuryBnb)).toBeGreaterThan(0n);
+    // The leaderboard sorts by that income.
+    const list = await get("/tokens?sort=taxIncome");
+    expect(list.status).toBe(200);
+    expect(list.body.data.items[0].address).toBe(token);
+    expect((await get("/tokens/0x0000000000000000000000000000000000000001/tax")).status).toBe(404);
+  });
+
+  it("per wallet: claimable is the token's own claimableFee, and the claim transaction pays it to the holder whoever sends it", async () => {
+    const r = await get(`/v2/users/${alice.address}/dividends`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const at = BigInt(r.body.data.indexedBlock);
+    const owed = await read<bigint>("claimableFee", [alice.address], at);
+    expect(owed).toBeGreaterThan(0n);
+    expect(r.body.data).toMatchObject({
+      autoClaim: false,
+      claimableBnb: owed.toString(),
+      claimedBnb: "0",
+    });
+    expect(r.body.data.items).toEqual([
+      {
+        token,
+        name: "Dividend Agent",
+        symbol: "DIV",
+        claimableBnb: owed.toString(),
+        claimedBnb: "0",
+      },
+    ]);
+    const bad = await get("/v2/users/0x123/dividends");
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("validation_failed");
+
+    const tx = await get(`/v2/users/${alice.address}/dividends/claim-transaction`);
+    expect(tx.body.data).toMatchObject({ claimableBnb: owed.toString(), tokens: [token] });
+    const receipt = await send(stranger, {
+      to: tx.body.data.transaction.to,
+      data: tx.body.data.transaction.data,
+    });
+    const [claimed] = parseEventLogs({
+      abi: taxTokenAbi,
+      logs: receipt.logs,
+      eventName: "FeeClaimed",
+    });
+    expect(claimed?.args).toEqual({ account: alice.address, amount: owed });
+    await indexed();
+    const after = await get(`/v2/users/${alice.address}/dividends`);
+    expect(after.body.data).toMatchObject({ claimableBnb: "0", claimedBnb: owed.toString() });
+    expect(
+      (await get(`/v2/users/${alice.address}/dividends/claim-transaction`)).body.data.transaction,
+    ).toBeNull();
+  });
+
+  it("the keeper claims for an opted-in holder once, even killed between storing and sending", async () => {
+    expect((await app.request("/v2/users/me/dividends/auto-claim", { method: "PUT" })).status).toBe(
+      401,
+    );
+    await sql`insert into app.dividend_auto_claims (address) values (${bob.address.toLowerCase()})`;
+    const owed = await read<bigint>("claimableFee", [bob.address]);
+    expect(owed).toBeGreaterThan(0n);
+    const killed = spawn(
+      process.execPath,
+      [join(import.meta.dirname, "keeper-kill.ts"), w.pg.url, w.anvil.rpcUrl, SCHEMA],
+      { stdio: "inherit" },
+    );
+    const signal = await new Promise((resolve) => killed.on("exit", (_code, s) => resolve(s)));
+    expect(signal).toBe("SIGKILL");
+    const stored = await sql<
+      { tx_hash: Hex; status: string }[]
+    >`select tx_hash, status from app.dividend_claim_txs`;
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.status).toBe("sent");
+    // Stored, never broadcast: the chain still owes bob everything.
+    expect(await read<bigint>("claimableFee", [bob.address])).toBe(owed);
+
+    const relayer = {
+      sql,
+      log: pino({ level: "silent" }),
+      client: w.client,
+      relayer: acc.relayer,
+      chain: { id: 56 },
+    };
+    const budget = {
+      minClaimWei: 1n,
+      dailyBudgetWei: 10n ** 18n,
+      maxTxsPerRound: 10,
+      maxAccountsPerTx: 100,
+    };
+    const round = await runDividendKeeper({ relayer, viewsSchema: SCHEMA, budget });
+    expect(round).toMatchObject({ settled: 1, sent: [] });
+    const again = await runDividendKeeper({ relayer, viewsSchema: SCHEMA, budget });
+    expect(again.sent).toEqual([]);
+    const claims = (await logsOf("FeeClaimed"))
+      .map((l) => ({
+        hash: l.transactionHash,
+        ...(l.args as { account: Address; amount: bigint }),
+      }))
+      .filter((l) => l.account === bob.address);
+    expect(claims.map((l) => [l.hash, l.amount])).toEqual([[stored[0]?.tx_hash, owed]]);
+    const [row] = await sql<
+      { status: string; fee: string }[]
+    >`select status, fee::text from app.dividend_claim_txs`;
+    const receipt = await w.client.getTransactionReceipt({ hash: stored[0]?.tx_hash as Hex });
+    expect(row).toEqual({
+      status: "mined",
+      fee: (receipt.gasUsed * receipt.effectiveGasPrice).toString(),
+    });
+
+    await indexed();
+    const view = await get(`/v2/users/${bob.address}/dividends`);
+    expect(view.body.data).toMatchObject({
+      autoClaim: true,
+      claimableBnb: "0",
+      claimedBnb: owed.toString(),
+    });
+    const tax = await get(`/tokens/${token}/tax`);
+    const wbnb = await w.client.readContract({
+      address: w.record.contracts.wbnb,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [token],
+    });
+    expect(tax.body.data.dividends.unclaimedBnb).toBe(wbnb.toString());
+    expect(tax.body.data.dividends.claims).toBe(2);
+  });
+
+  it("spends nothing over its daily gas budget", async () => {
+    await send(
+      trader,
+      dexBuyCall(w.record.contracts, token, trader.address, parseEther("1"), 2n ** 40n),
+    );
+    const held = await w.client.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [trader.address],
+    });
+    await send(trader, {
+      to: token,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [w.record.contracts.uniswapV2Router, held],
+      }),
+    });
+    await send(
+      trader,
+      dexSellCall(w.record.contracts, token, trader.address, held / 2n, 2n ** 40n),
+    );
+    expect(await read<bigint>("claimableFee", [bob.address])).toBeGreaterThan(0n);
+    await indexed();
+    const relayer = {
+      sql,
+      log: pino({ level: "silent" }),
+      client: w.client,
+      relayer: acc.relayer,
+      chain: { id: 56 },
+    };
+    const [spent] = await sql<
+      { s: string }[]
+    >`select sum(fee)::text as s from app.dividend_claim_txs`;
+    const r = await runDividendKeeper({
+      relayer,
+      viewsSchema: SCHEMA,
+      budget: {
+        minClaimWei: 1n,
+        dailyBudgetWei: BigInt(spent?.s ?? "0") + 1n,
+        maxTxsPerRound: 10,
+        maxAccountsPerTx: 100,
+      },
+    });
+    expect(r).toMatchObject({ sent: [], held: "budget" });
+    expect(await sql`select 1 from app.dividend_claim_txs`).toHaveLength(1);
+  });
+});
