@@ -16,7 +16,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { type Relayer, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
 import { sendRelayerTxs } from "../../lib/relayer/send.ts";
 import { waitRelayerTx } from "../../lib/relayer/wait.ts";
-import { HttpError } from "../errors.ts";
+import { HttpError, launchFailureMessage } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
@@ -103,7 +103,7 @@ export async function createDepositLaunch(
     row.tx = tx ?? null;
   } catch (error) {
     await fail(sql, row.request_id, error);
-    throw upstream("the relayer could not send createLaunch; nothing was created", error);
+    throw upstream(row.request_id, error);
   }
   d.killAfterStore?.();
   return finish(d, row, p.log);
@@ -121,6 +121,7 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
     throw new HttpError("unavailable", {
       message: "this request is still being prepared; retry with the same Idempotency-Key",
       headers: { "Retry-After": "2" },
+      launchRequestId: row.request_id,
     });
   }
   const relayer = relayerOf(d, log);
@@ -131,24 +132,33 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
   });
   if (outcome.kind === "pending") {
     throw new HttpError("unavailable", {
-      message: `createLaunch ${row.tx.hash} is not mined yet; retry with the same Idempotency-Key`,
+      message: launchFailureMessage("unavailable", row.request_id),
       headers: { "Retry-After": "5" },
+      launchRequestId: row.request_id,
     });
   }
   if (outcome.kind === "dropped" || outcome.receipt.status !== "success") {
-    await fail(d.sql, row.request_id, new Error(`createLaunch ${row.tx.hash} did not succeed`));
-    throw upstream(`createLaunch ${row.tx.hash} did not succeed; nothing was created`);
+    const why = new Error(
+      `createLaunch ${row.tx.hash} ${outcome.kind === "dropped" ? "was dropped" : "reverted"}`,
+    );
+    await fail(d.sql, row.request_id, why);
+    throw upstream(row.request_id, why);
   }
-  const launch = fromReceipt(outcome.receipt.logs, row.tx.hash);
+  const launch = fromReceipt(outcome.receipt.logs, row.tx.hash, row.request_id);
   await d.sql`update app.deposit_launch_requests set status = 'created', launch = ${d.sql.json(launch as never)},
     updated_at = now() where request_id = ${row.request_id}`;
   return { status: 201, body: { ok: true, data: launch } };
 }
 
-function fromReceipt(logs: Parameters<typeof parseEventLogs>[0]["logs"], txHash: Hex) {
+function fromReceipt(
+  logs: Parameters<typeof parseEventLogs>[0]["logs"],
+  txHash: Hex,
+  requestId: string,
+) {
   const [created] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchCreated" });
   const [meta] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchMetadata" });
-  if (!created || !meta) throw upstream(`createLaunch ${txHash} emitted no LaunchCreated`);
+  if (!created || !meta)
+    throw upstream(requestId, new Error(`createLaunch ${txHash} emitted no LaunchCreated`));
   const a = created.args;
   const lower = (x: string) => x.toLowerCase();
   return {
@@ -243,17 +253,29 @@ async function checkBudget(sql: Sql, creator: Address) {
   }
 }
 
+/**
+ * Marks the request failed with its cause: the operator's (`GET /v2/admin/launches/{id}`), never
+ * the caller's. A viem error's short message and details, a revert's error name; not its full
+ * message, which names the RPC URL.
+ */
 async function fail(sql: Sql, requestId: string, error: unknown) {
-  const detail = error instanceof BaseError ? error.shortMessage : (error as Error).message;
-  await sql`update app.deposit_launch_requests set status = 'failed', error_detail = ${detail.slice(0, 500)},
+  await sql`update app.deposit_launch_requests set status = 'failed', error_detail = ${causeText(error).slice(0, 500)},
     updated_at = now() where request_id = ${requestId}`;
 }
 
-function upstream(message: string, cause?: unknown) {
-  let detail = "";
-  if (cause instanceof BaseError) {
-    const revert = cause.walk((e) => e instanceof ContractFunctionRevertedError);
-    detail = `: ${revert instanceof ContractFunctionRevertedError ? (revert.data?.errorName ?? revert.shortMessage) : cause.shortMessage}`;
-  }
-  return new HttpError("upstream_error", { message: `${message}${detail}`, cause });
+function causeText(error: unknown): string {
+  if (!(error instanceof BaseError)) return (error as Error)?.message ?? String(error);
+  const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName)
+    return `reverted: ${revert.data.errorName}`;
+  return error.details ? `${error.shortMessage} (${error.details})` : error.shortMessage;
+}
+
+/** The caller's answer to a createLaunch that failed: fixed words and the request's id. */
+function upstream(requestId: string, cause: unknown) {
+  return new HttpError("upstream_error", {
+    message: launchFailureMessage("upstream_error", requestId),
+    launchRequestId: requestId,
+    cause,
+  });
 }
