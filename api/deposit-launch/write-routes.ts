@@ -61,9 +61,11 @@ const routes = (d: LaunchWriteDeps) => ({
       401: errorResponse("not_authenticated: no live SIWE session cookie"),
       403: errorResponse("not_authorized: a cross-site Origin"),
       429: errorResponse("rate_limited: more than 5 launches per hour for this wallet"),
-      502: errorResponse("upstream_error: the relayer's createLaunch failed; nothing was created"),
+      502: errorResponse(
+        "upstream_error: the relayer's createLaunch failed; nothing was created. The message is fixed, never the cause; quote `launchRequestId` to the operator",
+      ),
       503: errorResponse(
-        "unavailable: the chain could not be reached or the transaction is not mined yet; retry with the same Idempotency-Key",
+        "unavailable: the chain could not be reached or the transaction is not mined yet (then with `launchRequestId`); retry with the same Idempotency-Key",
       ),
     },
   }),
