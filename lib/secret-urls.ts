@@ -42,7 +42,7 @@ export function redactUrl(url: string): string {
 
 /**
  * The credential-bearing URLs of a configuration or an environment (a comma-separated
- * `BSC_RPC_URL` is split), for `redactSecretUrls`.
+ * `BSC_RPC_URL` is split), for `secretUrlRedactor`.
  *
  * @example
  * const secrets = secretUrlsOf(config); // or secretUrlsOf(process.env)
@@ -84,7 +84,9 @@ export function secretUrlRedactor(urls: readonly string[]): (text: string) => st
     bare.password = "";
     for (const w of [url, u.toString(), bare.toString()])
       whole.push([w, shown], [w.replace(/\/$/, ""), shown]);
-    parts.push(u.password, decoded(u.password));
+    const password = decoded(u.password);
+    // As a log line's JSON writes it too: a `"` or `\` in a password is escaped there.
+    parts.push(u.password, password, JSON.stringify(password).slice(1, -1));
     // A database URL's path is only the database's name; an RPC URL's may be the key.
     if (!u.protocol.startsWith("postgres")) parts.push(`${u.pathname}${u.search}`, u.search);
   }
@@ -105,16 +107,6 @@ export function secretUrlRedactor(urls: readonly string[]): (text: string) => st
     for (const [from, to] of ordered) if (out.includes(from)) out = out.replaceAll(from, to);
     return out;
   };
-}
-
-/**
- * `text` with the credentials of `urls` hidden (`secretUrlRedactor`, for a single text).
- *
- * @example
- * redactSecretUrls(error.message, secretUrlsOf(process.env));
- */
-export function redactSecretUrls(text: string, urls: readonly string[]): string {
-  return secretUrlRedactor(urls)(text);
 }
 
 function decoded(s: string): string {
