@@ -164,13 +164,13 @@ async function waitForSaga(d: LaunchDeps, agentId: string): Promise<LaunchAnswer
     if (s?.status === "succeeded") return { status: 200, body: launchResponse(d, s) };
     if (s?.status === "failed") return failed(s);
     if (Date.now() > deadline) {
-      const answer = err(
-        503,
-        "ORCHESTRATOR_UNAVAIL",
-        "the launch is still running; retry with the same Idempotency-Key for its result",
-      );
-      if (s) answer.body = { ...answer.body, launchId: s.launch_id } as LaunchErrorBody;
-      return answer;
+      const detail =
+        "the launch is still running; retry with the same Idempotency-Key for its result";
+      const launchId = s ? { launchId: s.launch_id } : {};
+      return {
+        status: 503,
+        body: { ok: false, error: "ORCHESTRATOR_UNAVAIL", detail, ...launchId },
+      };
     }
     await sleep(LAUNCH_API_LIMITS.pollMs);
   }
