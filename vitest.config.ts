@@ -6,17 +6,16 @@ import { LongestFirstSequencer } from "./test/sequencer.ts";
 const include = ["**/*.test.ts"];
 const exclude = ["node_modules/**", ".launchpad/**", ".ponder/**"];
 // Light files (no stack, short in the ledger) share their workers' module graph: a fresh worker
-// per file cost each one about half a CPU-second of start-up and imports, 137 of the 435
-// CPU-seconds the 118 light files took (docs/testing.md). Heavy files keep a worker each.
+// per file costs each one about half a CPU-second of start-up and imports (docs/benchmarks.md,
+// "Test suite"). Heavy files keep a worker each.
 const light = globSync(include, { exclude }).filter((file) => !testFileCost(file).heavy);
 
 export default defineConfig({
   test: {
     // Tests start real Postgres, anvil and child processes: give them room. HEAVY_SLOTS heavy
     // files at once (test/setup-heavy.ts) on the 2-core CI machine, and a worker for light ones.
-    // The timeouts catch a hang, not a slow machine: the same commit took 762 s one day and
-    // 1,671 s on another day's machine, where a test whose file took 14 s met the old 60 s
-    // (docs/testing.md, "Limits for a slower machine").
+    // The timeouts catch a hang, not a slow machine: the same suite takes twice as long or more
+    // on a slower machine (docs/benchmarks.md, "Test suite").
     testTimeout: 180_000,
     hookTimeout: 300_000,
     maxWorkers: HEAVY_SLOTS + 1,

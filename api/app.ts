@@ -23,7 +23,13 @@ import { identify } from "./middleware/identify/index.ts";
 import { indexerSource, metrics } from "./middleware/metrics/index.ts";
 import { rateLimit } from "./middleware/rate-limit/index.ts";
 import { securityHeaders } from "./middleware/security-headers/index.ts";
-import { type HeadBlockReader, registerOps, registerProbes, rpcHeadBlock } from "./ops/register.ts";
+import {
+  type HeadBlockReader,
+  type HealthRouteOptions,
+  registerOps,
+  registerProbes,
+  rpcHeadBlock,
+} from "./ops/register.ts";
 import { registerPerps } from "./perps/routes.ts";
 import { type PolicyFeatures, registerPolicyAndOrders } from "./policy/register.ts";
 import { registerSessionFeatures, type SessionFeatures } from "./sessions/register.ts";
@@ -109,22 +115,26 @@ export function createApp(p: CreateAppParameters) {
   // Refused when read, not on arrival: a protected route checks the key (a header) first.
   app.use(bodyLimit({ maxBytes: API_LIMITS.maxBodyBytes }));
 
-  // Liveness answers before the limiter: probes must never be throttled, and it is the
-  // benchmark's ceiling (no database round trip).
+  // Plain liveness answers before the limiter: probes must never be throttled, and it is the
+  // benchmark's ceiling (no database round trip). The deep check costs an RPC read and queries,
+  // so it passes on to its route behind the limiter (registerOps).
   const headBlock = p.headBlock ?? rpcHeadBlock(p.settings.rpcUrls);
-  registerProbes(app, {
+  const health: HealthRouteOptions = {
     service: p.service ?? "launchpad",
     env: p.env,
     startedAt: p.startedAt ?? Date.now(),
+    adminToken: p.adminToken,
     deep: { sql: p.sql, viewsSchema: p.settings.viewsSchema, headBlock },
-  });
+  };
+  registerProbes(app, health);
   registerInbound(app, { sql: p.sql, secrets: p.events?.webhookSecrets });
 
   // Routes registered so far answer before the per-client limiter: they never give 429.
   const unlimited = new Set(app.openAPIRegistry.definitions);
   app.use(clientIp({ trustProxy: p.settings.trustProxy }));
-  // Before the limiter: a valid agent key earns the authenticated budget on every route.
-  app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey }));
+  // Before the limiter: a valid agent key, session or the operator token earns the
+  // authenticated budget on every route.
+  app.use(identify({ sql: p.sql, serviceKey: p.settings.serviceKey, adminToken: p.adminToken }));
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const { sql, settings } = p;
@@ -142,6 +152,7 @@ export function createApp(p: CreateAppParameters) {
     headBlock,
     adminToken: p.adminToken,
     agentAdmin: p.launch !== undefined,
+    health,
   });
   registerAgentKeySecurity(app);
   registerDashboard(app, {

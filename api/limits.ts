@@ -55,6 +55,15 @@ export const CHAIN_LIMITS = {
   headTimeoutMs: 2_000,
 } as const;
 
+/** `GET /health?deep=true`. */
+export const HEALTH_LIMITS = {
+  /**
+   * One deep check's answer serves every caller for this long after it finished: however many
+   * ask, a process spends one RPC read and one set of queries per this interval.
+   */
+  deepCacheMs: 2_000,
+} as const;
+
 /** `Retry-After` (seconds) sent with 503 `unavailable` while the index is not published yet. */
 export const INDEX_NOT_READY_RETRY_SECONDS = 5;
 

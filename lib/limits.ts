@@ -19,7 +19,11 @@ export const IMAGE_LIMITS = {
   maxBytes: 5 * 1024 * 1024,
   connectTimeoutMs: 3_000,
   headersTimeoutMs: 5_000,
-  bodyTimeoutMs: 10_000,
+  /** The longest pause between two pieces of the body. */
+  bodyTimeoutMs: 5_000,
+  /** The whole fetch, from connect to the last byte: a server dripping a byte at a time
+   * within the pauses above cannot hold a launch longer (AGENT.md states it). */
+  totalTimeoutMs: 10_000,
 } as const;
 
 /** Chain reads of the dashboard (native balances, block times). */

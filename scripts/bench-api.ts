@@ -75,7 +75,7 @@ function cases(token: (i: number) => string, agents: number, etagOf: string | un
       (i) => `/v2/agents?limit=20&offset=${(i * 20) % Math.max(1, agents)}`,
       gzip,
     ],
-    // Issue 42: platform stats, the trade ticker, the runway leaderboard.
+    // The platform reads: platform stats, the trade ticker, the runway leaderboard.
     ["GET /v2/stats", () => "/v2/stats"],
     ["GET /v2/trades x50", () => "/v2/trades?limit=50"],
     [

@@ -8,7 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configureWorldNamespace, makeWorldCertificates } from "../test/helpers/world/make.ts";
-import { WORLD_UNAVAILABLE_VARIABLE, WORLD_VARIABLE } from "../test/helpers/world/world.ts";
+import {
+  WORLD_UNAVAILABLE_VARIABLE,
+  WORLD_VARIABLE,
+  type WorldFiles,
+} from "../test/helpers/world/world.ts";
 
 const VITEST = join(import.meta.dirname, "..", "node_modules", "vitest", "vitest.mjs");
 const INSIDE = "LAUNCHPAD_WORLD_INSIDE";
@@ -32,10 +36,10 @@ function outside(): void {
 function inside(): void {
   const dir = mkdtempSync(join(tmpdir(), "launchpad-world-"));
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  let files: ReturnType<typeof makeWorldCertificates>;
+  let files: WorldFiles;
   try {
-    configureWorldNamespace(dir);
-    files = makeWorldCertificates(dir);
+    const hosts = configureWorldNamespace(dir);
+    files = { ...makeWorldCertificates(dir), hosts };
   } catch (error) {
     const why = (error as Error).message;
     console.error(`npm test: the public world could not be made (${why}); its tests will fail`);

@@ -8,7 +8,7 @@ export const WEB_LIMITS = {
   apiCacheEntries: 2_000,
   /** `Retry-After` and the catching-up page's reload interval while the API answers 503. */
   catchingUpRetrySeconds: 5,
-  /** Visitor addresses counted per minute at most (a flood of addresses restarts the window). */
+  /** Visitors counted per minute at most; past it the least recently seen is forgotten. */
   visitorsTracked: 100_000,
   /** Rows per page on the home page and the launch list. */
   pageSize: 20,

@@ -97,6 +97,16 @@ describe("the web app's state pages", () => {
     expect((await app.request("/health", {}, from("192.0.2.5"))).status).toBe(200);
   });
 
+  it("counts an IPv6 visitor by its /64: addresses rotated inside it share the page limit, another /64 its own", async () => {
+    const app = createWebApp({ apiUrl, wsUrl: "ws://x/ws", visitorsPerMinute: 2 }, assets);
+    const from = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
+    const views = [];
+    for (const ip of ["2001:db8:5:1::1", "2001:db8:5:1:aaaa::2", "2001:db8:5:1:ffff::3"])
+      views.push((await app.request("/launches", {}, from(ip))).status);
+    expect(views).toEqual([503, 503, 429]);
+    expect((await app.request("/launches", {}, from("2001:db8:5:2::1"))).status).toBe(503);
+  });
+
   it("makes the featured agent's slug from its name", () => {
     expect(slugOf("Browser Agent")).toBe("browser-agent");
     expect(slugOf("  Ünïcode -- Agent 2! ")).toBe("unicode-agent-2");

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Sql } from "../../lib/db/client.ts";
-import { deepHealth } from "../../lib/health/deep.ts";
+import { type DeepHealthParameters, sharedDeepHealth } from "../../lib/health/deep.ts";
 import type { AppEnv } from "../env.ts";
 import { jsonResponse, okEnvelope } from "../http/schemas.ts";
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from "../limits.ts";
+import { HEALTH_LIMITS, UNAVAILABLE_RETRY_AFTER_SECONDS } from "../limits.ts";
+import { isOperatorToken } from "../middleware/agent-auth/index.ts";
 
 export const HealthData = z
   .object({
@@ -66,11 +66,21 @@ const DeepHealthBody = z
   })
   .openapi("DeepHealth");
 
+const HealthStatus = z
+  .object({
+    ok: z.boolean().openapi({ description: "Every dependency is up" }),
+    data: HealthData,
+  })
+  .openapi("HealthStatus", {
+    description: "deep=true without the operator token: whether every dependency is up, no more",
+  });
+
 const route = createRoute({
   method: "get",
   path: "/health",
   tags: ["discovery"],
-  summary: "Liveness of the API process; with deep=true, the state of each dependency",
+  summary: "Liveness of the API process; with deep=true, whether every dependency is up",
+  description: `Plain \`/health\` checks nothing and is never rate limited. \`deep=true\` checks the database, the RPC, the index's lag and the workers' heartbeat, and answers 503 when one is not up. One check serves every caller for ${HEALTH_LIMITS.deepCacheMs / 1000} s, and deep calls count against the caller's rate limit. Each check's state and the instances of every role are shown only with the operator token (\`Authorization: Bearer <ADMIN_TOKEN>\`); without it (or with a wrong one) the answer says only whether all is up, with the same status code.`,
   request: {
     query: z.object({
       deep: z.enum(["true", "false"]).optional().openapi({
@@ -81,10 +91,13 @@ const route = createRoute({
   },
   responses: {
     200: jsonResponse(
-      "The API answers (deep: and every dependency is up)",
+      "The API answers (deep: and every dependency is up; the checks with the operator token)",
       z.union([okEnvelope(HealthData), DeepHealthBody]),
     ),
-    503: jsonResponse("deep=true only: a dependency is down or the index is stale", DeepHealthBody),
+    503: jsonResponse(
+      "deep=true only: a dependency is down or the index is stale (which, with the operator token)",
+      z.union([DeepHealthBody, HealthStatus]),
+    ),
   },
 });
 
@@ -93,27 +106,60 @@ export type HealthRouteOptions = {
   env: string;
   startedAt: number;
   /** For the deep check; without it deep=true checks nothing more. */
-  deep?: { sql: Sql; viewsSchema: string; headBlock: () => Promise<bigint | undefined> };
+  deep?: DeepHealthParameters;
+  /** The operator token: only a request carrying it sees each check and the instances. */
+  adminToken?: string;
 };
 
+function healthData(o: HealthRouteOptions) {
+  return {
+    service: o.service,
+    env: o.env,
+    uptimeSeconds: Math.floor((Date.now() - o.startedAt) / 1000),
+  };
+}
+
 /**
- * `GET /health`: answers as long as the process serves requests (it checks no dependency).
- * `GET /health?deep=true`: also names each dependency and its state, 503 unless all are up.
+ * Plain `GET /health`, answered where it is registered: before the per-client limiter, with no
+ * database round trip, so probes are never throttled and it stays the benchmarks' ceiling. A
+ * request with `deep` (anything but one `deep=false`) passes on to the route `registerHealth`
+ * adds behind the limiter, which also validates the query.
+ *
+ * @example
+ * registerLiveness(app, { service: "launchpad", env: "production", startedAt: Date.now() });
+ */
+export function registerLiveness(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) {
+  app.get("/health", async function liveness(c, next) {
+    const deep = c.req.queries("deep");
+    if (deep === undefined || (deep.length === 1 && deep[0] === "false"))
+      return c.json({ ok: true as const, data: healthData(o) }, 200);
+    await next();
+  });
+}
+
+/**
+ * `GET /health` as documented, behind the per-client limiter: `deep=true` names each dependency
+ * and its state to the operator, and tells anyone else only whether all are up (503 unless
+ * they are). One check, shared for `HEALTH_LIMITS.deepCacheMs`, answers every caller.
+ *
+ * @example
+ * registerHealth(app, { service, env, startedAt, adminToken, deep: { sql, viewsSchema, headBlock } });
  */
 export function registerHealth(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) {
+  const check = o.deep && sharedDeepHealth(o.deep, HEALTH_LIMITS.deepCacheMs);
   return app.openapi(route, async (c) => {
-    const data = {
-      service: o.service,
-      env: o.env,
-      uptimeSeconds: Math.floor((Date.now() - o.startedAt) / 1000),
-    };
-    if (c.req.valid("query").deep !== "true" || !o.deep)
+    const data = healthData(o);
+    if (c.req.valid("query").deep !== "true" || !check)
       return c.json({ ok: true as const, data }, 200);
-    const h = await deepHealth(o.deep);
-    if (!h.healthy) c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    return c.json(
-      { ok: h.healthy, data: { ...data, checks: h.checks, instances: h.instances } },
-      h.healthy ? 200 : 503,
-    );
+    const h = await check();
+    // Host names, pids, versions and the database's error text are for the operator alone.
+    const operator = isOperatorToken(o.adminToken, c.req.header("authorization"));
+    const detail = { ...data, checks: h.checks, instances: h.instances };
+    if (h.healthy)
+      return operator
+        ? c.json({ ok: true, data: detail }, 200)
+        : c.json({ ok: true as const, data }, 200);
+    c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    return operator ? c.json({ ok: false, data: detail }, 503) : c.json({ ok: false, data }, 503);
   });
 }

@@ -5,25 +5,26 @@ import type { ApiSettings } from "../settings.ts";
 import { registerAdmin } from "./admin.ts";
 import { registerDiscovery } from "./discovery.ts";
 import { registerFeatured } from "./featured.ts";
-import { type HealthRouteOptions, registerHealth } from "./health.ts";
+import { type HealthRouteOptions, registerHealth, registerLiveness } from "./health.ts";
 import { type HeadBlockReader, registerIndexer, rpcHeadBlock } from "./indexer.ts";
 import { registerOperatorLaunches } from "./launches.ts";
 import { registerPollers } from "./pollers.ts";
 
+export type { HealthRouteOptions };
 export { type HeadBlockReader, rpcHeadBlock };
 
 /**
- * Liveness and deep health: registered before the per-client limiter, so probes are never
- * throttled (the rest of ops comes through registerOps, after it).
+ * Plain liveness (`GET /health`): registered before the per-client limiter, so probes are never
+ * throttled. The deep check and the rest of ops come through registerOps, after it.
  */
 export function registerProbes(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) {
-  registerHealth(app, o);
+  registerLiveness(app, o);
 }
 
 /**
- * What an operator reads and does: AGENT.md and /docs, indexer and poller status, and the
- * operator endpoints (a failed launch's cause; agents and their keys only where the launch
- * features are on).
+ * What an operator reads and does: the deep health check, AGENT.md and /docs, indexer and
+ * poller status, and the operator endpoints (a failed launch's cause; agents and their keys
+ * only where the launch features are on).
  */
 export function registerOps(
   app: OpenAPIHono<AppEnv>,
@@ -33,8 +34,11 @@ export function registerOps(
     headBlock: HeadBlockReader;
     adminToken?: string;
     agentAdmin: boolean;
+    /** `/health` as documented: deep=true, behind the limiter (registerProbes answers the rest). */
+    health: HealthRouteOptions;
   },
 ) {
+  registerHealth(app, d.health);
   registerDiscovery(app, d.settings);
   registerIndexer(app, { sql: d.sql, settings: d.settings, headBlock: d.headBlock });
   registerPollers(app, { sql: d.sql });

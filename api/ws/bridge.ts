@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { Sql } from "../../lib/db/client.ts";
+import { clientBucket, forwardedAddress } from "../../lib/http/client-ip.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { WS_LIMITS } from "../limits.ts";
 import { CLOSE, Connection } from "./connection.ts";
@@ -38,12 +39,15 @@ export async function attachWebSocket(
     perMessageDeflate: false,
   });
   const connections = new Set<Connection>();
+  /** Open sockets per client: an IPv4 address, or an IPv6 client's /64 (`clientBucket`). */
   const perIp = new Map<string, number>();
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== WS_PATH) return refuse(socket, 404, "Not Found");
-    const ip = clientIp(req, p.trustProxy);
+    const ip = clientBucket(
+      forwardedAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], p.trustProxy),
+    );
     const n = perIp.get(ip) ?? 0;
     if (n >= WS_LIMITS.maxSocketsPerIp) return refuse(socket, 429, "Too Many Requests");
     perIp.set(ip, n + 1);
@@ -94,17 +98,4 @@ export async function attachWebSocket(
 
 function refuse(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** The client address the per-IP limit counts, with the HTTP middleware's proxy rule. */
-function clientIp(req: IncomingMessage, trustProxy: number): string {
-  const raw = req.socket.remoteAddress ?? "unknown";
-  const socket = raw.startsWith("::ffff:") ? raw.slice(7) : raw;
-  if (trustProxy === 0) return socket;
-  const header = req.headers["x-forwarded-for"];
-  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return hops[Math.max(0, hops.length - trustProxy)] ?? socket;
 }

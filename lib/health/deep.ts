@@ -45,6 +45,14 @@ export type DeepHealth = {
   instances: InstancesCheck;
 };
 
+export type DeepHealthParameters = {
+  sql: Sql;
+  viewsSchema: string;
+  headBlock: () => Promise<bigint | undefined>;
+  /** Silence after which an instance is reported (default HEARTBEAT_LIMITS.staleAfterMs). */
+  silentAfterMs?: number;
+};
+
 /**
  * Checks every dependency a request may need, each on its own: the database answers, the RPC
  * gives a head block, the index is not stale (lib/indexer/lag.ts), a worker instance beats.
@@ -55,13 +63,7 @@ export type DeepHealth = {
  * @example
  * const h = await deepHealth({ sql, viewsSchema: "onchain", headBlock: async () => 12n });
  */
-export async function deepHealth(p: {
-  sql: Sql;
-  viewsSchema: string;
-  headBlock: () => Promise<bigint | undefined>;
-  /** Silence after which an instance is reported (default HEARTBEAT_LIMITS.staleAfterMs). */
-  silentAfterMs?: number;
-}): Promise<DeepHealth> {
+export async function deepHealth(p: DeepHealthParameters): Promise<DeepHealth> {
   const [database, head] = await Promise.all([
     p.sql`select 1`.then(
       (): DependencyCheck => ({ state: "up" }),
@@ -93,6 +95,36 @@ export async function deepHealth(p: {
     healthy: Object.values(checks).every((c) => c.state === "up"),
     checks,
     instances: typeof instances === "string" ? {} : instancesCheck(instances),
+  };
+}
+
+/**
+ * `deepHealth` shared by its callers: one check serves everyone who asks while it runs and for
+ * `ttlMs` after it finished, so N callers in that time cost one RPC read and one set of queries
+ * however many there are. A check that throws is not kept.
+ *
+ * @example
+ * const check = sharedDeepHealth({ sql, viewsSchema: "onchain", headBlock }, 2_000);
+ * const h = await check(); // the same answer for every call in the next 2 s
+ */
+export function sharedDeepHealth(
+  p: DeepHealthParameters,
+  ttlMs: number,
+): () => Promise<DeepHealth> {
+  let current: { answer: Promise<DeepHealth>; until: number } | undefined;
+  return () => {
+    if (current && Date.now() < current.until) return current.answer;
+    const entry = { answer: deepHealth(p), until: Number.POSITIVE_INFINITY };
+    current = entry;
+    entry.answer.then(
+      () => {
+        entry.until = Date.now() + ttlMs;
+      },
+      () => {
+        if (current === entry) current = undefined;
+      },
+    );
+    return entry.answer;
   };
 }
 

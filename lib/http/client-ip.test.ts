@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clientBucket, expandIpv6 } from "./client-ip.ts";
+import { clientBucket } from "./client-ip.ts";
+import { expandIpv6 } from "./ipv6.ts";
 
 describe("clientBucket", () => {
   it("keys IPv4 by address and IPv6 by its /64, so rotating inside a /64 buys no budget", () => {

@@ -1,35 +1,55 @@
 import { isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { expandIpv6 } from "./ipv6.ts";
 
 /**
  * The address a request came from, for per-client limits: the socket's peer, or with
  * `trustProxy` = N the N-th entry from the right of `X-Forwarded-For` (each proxy appends the
  * address it saw, so entries left of the trusted ones may be forged by the client). Shared by
- * the API's limiter and the web app's visitor limit.
+ * the API's limiter and the web app's visitor limit; a limit counts it under `clientBucket`.
  *
  * @example
  * clientAddress(c, 1); // "203.0.113.7" behind one load balancer
  */
 export function clientAddress(c: Context, trustProxy: number): string {
-  const socket = socketAddress(c);
-  if (trustProxy === 0) return socket;
-  const hops = (c.req.header("x-forwarded-for") ?? "")
+  return forwardedAddress(socketAddress(c), c.req.header("x-forwarded-for"), trustProxy);
+}
+
+/**
+ * `clientAddress` from its parts, for a server without a Hono context (the WebSocket upgrade):
+ * the socket's peer, the `X-Forwarded-For` header (repeated headers as Node gives them) and
+ * the number of trusted proxies.
+ *
+ * @example
+ * forwardedAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], 1);
+ */
+export function forwardedAddress(
+  socket: string | undefined,
+  forwardedFor: string | string[] | undefined,
+  trustProxy: number,
+): string {
+  const peer = unmapped(socket ?? "unknown");
+  if (trustProxy === 0) return peer;
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
   // Fewer entries than trusted proxies: the request skipped a proxy; the leftmost is all we have.
-  return hops[Math.max(0, hops.length - trustProxy)] ?? socket;
+  return hops[Math.max(0, hops.length - trustProxy)] ?? peer;
 }
 
-function socketAddress(c: Context): string {
+/** IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; count them as a.b.c.d. */
+function unmapped(address: string): string {
+  return address.startsWith("::ffff:") ? address.slice(7) : address;
+}
+
+function socketAddress(c: Context): string | undefined {
   try {
-    const address = getConnInfo(c).remote.address ?? "unknown";
-    // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d; count them as a.b.c.d.
-    return address.startsWith("::ffff:") ? address.slice(7) : address;
+    return getConnInfo(c).remote.address;
   } catch {
     // No Node socket (app.request() in tests without bindings): one shared bucket.
-    return "unknown";
+    return undefined;
   }
 }
 
@@ -51,19 +71,4 @@ export function clientBucket(address: string): string {
   if (mapped?.[1]) return mapped[1];
   const groups = expandIpv6(address).slice(0, 4);
   return `${groups.map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
-}
-
-/** The eight 16-bit groups of an IPv6 address, as lower-case hex (a dotted tail converted). */
-export function expandIpv6(address: string): string[] {
-  let a = address.toLowerCase().split("%")[0] ?? "";
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
-  if (dotted) {
-    const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
-    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
-  }
-  const [head = "", tail] = a.split("::");
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill("0");
-  return [...h, ...fill, ...t].map((g) => g.padStart(4, "0"));
 }

@@ -33,7 +33,7 @@ export class ImageCheckError extends LaunchpadError {
 /**
  * Fetches a launch image the safe way: https only, literal and resolved addresses must be
  * public (connection pinned to the checked IP), no redirects, status 200, at most 5 MB read
- * within the timeouts, and the bytes must sniff as png, jpeg or webp whatever the headers say.
+ * within 10 s in all, and the bytes must sniff as png, jpeg or webp whatever the headers say.
  *
  * @example
  * const { type } = await checkImage({ url: body.imageUrl, trustedOrigins: [] });
@@ -59,16 +59,24 @@ export async function checkImage(p: CheckImageParameters): Promise<CheckImageRet
     if (url.username || url.password)
       throw new ImageCheckError("IMAGE_URL_INVALID", "imageUrl must not carry credentials");
   }
+  const deadline = AbortSignal.timeout(IMAGE_LIMITS.totalTimeoutMs);
+  const late = () =>
+    new ImageCheckError(
+      "IMAGE_UNREACHABLE",
+      `imageUrl was not fetched whole within ${IMAGE_LIMITS.totalTimeoutMs / 1000} s`,
+    );
   let res: Awaited<ReturnType<typeof request>>;
   try {
     res = await request(url, {
       method: "GET",
+      signal: deadline,
       dispatcher: trusted ? plainAgent : pinnedAgent,
       headersTimeout: IMAGE_LIMITS.headersTimeoutMs,
       bodyTimeout: IMAGE_LIMITS.bodyTimeoutMs,
       headers: { accept: "image/png, image/jpeg, image/webp" },
     }); // undici's request never follows redirects: a 3xx is refused as not-200
   } catch (error) {
+    if (deadline.aborted) throw late();
     const code = (error as { code?: string }).code;
     if (
       code === "EPRIVATE" ||
@@ -114,6 +122,7 @@ export async function checkImage(p: CheckImageParameters): Promise<CheckImageRet
     }
   } catch (error) {
     if (error instanceof ImageCheckError) throw error;
+    if (deadline.aborted) throw late();
     throw new ImageCheckError("IMAGE_UNREACHABLE", "image download failed or timed out", {
       cause: error,
     });

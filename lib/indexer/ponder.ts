@@ -92,7 +92,7 @@ export async function stopPonder(child: ChildProcess | undefined): Promise<void>
  * sends that `unlock` in its shutdown sequence, but on a graceful stop it never completed within
  * Ponder's 5 s grace period (its two-connection admin pool is busy), so the next Ponder on the
  * schema waited for the lock's heartbeat to expire: 6 to 25 s at every restart of the role or of
- * Ponder (docs/testing.md). Only for a Ponder this process started and saw exit: another live
+ * Ponder. Only for a Ponder this process started and saw exit: another live
  * Ponder's lock is left alone.
  *
  * @example

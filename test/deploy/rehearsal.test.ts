@@ -1,35 +1,34 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { createPublicClient, createTestClient, type Hex, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../../devnet/accounts.ts";
-import { DEVNET_DEFAULTS } from "../../devnet/deploy.ts";
-import type { DeploymentRecord } from "../../devnet/record.ts";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
-import { createFourMemeApp } from "../../devnet/stand-ins/four-meme/server.ts";
-import { createStewardApp } from "../../devnet/stand-ins/steward/server.ts";
-import { MAINNET } from "../../lib/config.ts";
 import { freeListenPort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
   startEmbeddedPostgres,
 } from "../../lib/local/postgres/embedded.ts";
-import { createLogger } from "../../lib/logger.ts";
 import { type BareBsc, startBareBsc } from "../helpers/bare-bsc.ts";
 import { cleanEnv, ROOT, runCli, waitFor } from "../helpers/cli.ts";
-import { bearer, createAgentCli, launch, launchBody } from "../helpers/launch.ts";
+import { type Agent, bearer, createAgentCli, launch, launchBody } from "../helpers/launch.ts";
+import { servePrivate, serveWorld, type WorldServer } from "../helpers/world/serve.ts";
+import { WORLD_PRIVATE } from "../helpers/world/world.ts";
+import { startReceiver, verifyStandardWebhook } from "../webhooks/outbound/receiver.ts";
+import { type OutsideWorld, startOutsideWorld } from "./outside-world.ts";
 
-// The go-live rehearsal of docs/deploy.md: a chain holding only BSC's outside contracts at
-// their mainnet addresses, `launchpad deploy` run against it, then the roles as separate
-// processes with LAUNCHPAD_ENV=production on a Postgres they did not start, each with its own
-// empty data directory and every outside service reached by URL (the launch image over TLS
-// from the operator's own host, trusted through NODE_EXTRA_CA_CERTS). An agent is launched and
-// indexed end to end, the database is restarted under the roles, and a second agent follows.
+// The go-live rehearsal of docs/deploy.md, in the public world (npm test): a chain holding only
+// BSC's outside contracts at their mainnet addresses, `launchpad deploy` run against it, then
+// the roles as separate processes with LAUNCHPAD_ENV=production on a Postgres they did not
+// start, each with its own empty data directory. Every outside service (Steward, four.meme, the
+// perps venue, the Safe Transaction Service, X, the image hosts, the webhook receivers) is at a
+// DNS name with a public address, over TLS from the run's CA, and no origin is trusted: the
+// roles meet them as they meet the internet. Targets inside are served and must be refused. An
+// agent is launched with an image from an IPv4-only host, its events are delivered to receivers
+// at a public IPv4 and a public IPv6 address, the database is restarted under the roles, and a
+// second agent follows with an image from an IPv6-only host.
 
 const ADMIN = "rehearsal-admin-token-0123456789abcdef";
 const secret = (c: string) => c.repeat(32);
@@ -40,6 +39,10 @@ const closers: (() => Promise<void> | void)[] = [];
 const roles = new Map<string, ChildProcess>();
 let env: Record<string, string>;
 let apiUrl: string;
+let outside: OutsideWorld;
+const images: Record<"v4" | "v6", string> = { v4: "", v6: "" };
+/** The same PNG at every private target, each on the port `insidePort`. */
+let insidePort: number;
 const logs = mkdtempSync(join(tmpdir(), "rehearsal-logs-"));
 
 function startRole(role: string, extra: Record<string, string> = {}) {
@@ -60,36 +63,6 @@ const alive = (role: string) => {
   return c !== undefined && c.exitCode === null && c.signalCode === null;
 };
 const roleLog = (role: string) => readFileSync(join(logs, `${role}.log`), "utf8").slice(-3000);
-
-/** A self-signed certificate for 127.0.0.1: the test CA the roles trust. */
-function testCertificate(dir: string): { key: string; cert: string; certPath: string } {
-  const keyPath = join(dir, "key.pem");
-  const certPath = join(dir, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      keyPath,
-      "-out",
-      certPath,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
-  return { key: readFileSync(keyPath, "utf8"), cert: readFileSync(certPath, "utf8"), certPath };
-}
 
 async function tokenIndexed(token: string): Promise<boolean> {
   const res = await fetch(`${apiUrl}/tokens/${token}`);
@@ -113,55 +86,33 @@ beforeAll(async () => {
   pg = await startEmbeddedPostgres({ dataDir: pgDir });
   closers.push(() => pg.stop());
 
-  // The outside world: Steward and four.meme on their ports, the image host over TLS.
+  // The outside world at public names over TLS; the private targets served beside it.
   const dir = mkdtempSync(join(tmpdir(), "rehearsal-"));
-  const tls = testCertificate(dir);
   const png = samplePng(96);
-  const images = createServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
+  const image = (_req: unknown, res: import("node:http").ServerResponse) =>
     res.writeHead(200, { "content-type": "image/png" }).end(png);
-  });
-  const imagePort = await freeListenPort();
-  await new Promise<void>((r) => images.listen(imagePort, "127.0.0.1", r));
-  closers.push(() => new Promise<void>((r) => images.close(() => r())));
+  const hosts: WorldServer[] = [
+    await serveWorld("images.example.net", image),
+    await serveWorld("images6.example.net", image),
+  ];
+  images.v4 = `${hosts[0]?.origin}/agent.png`;
+  images.v6 = `${hosts[1]?.origin}/agent.png`;
+  const first = await servePrivate("127.0.0.1", image);
+  insidePort = first.port;
+  hosts.push(first);
+  for (const a of [WORLD_PRIVATE.tenNet, WORLD_PRIVATE.metadata, WORLD_PRIVATE.nat64])
+    hosts.push(await servePrivate(a, image, { port: insidePort }));
+  closers.push(() => Promise.all(hosts.map((h) => h.close())).then(() => {}));
 
-  const [apiPort, stewardPort, fourMemePort, ponderPort] = await Promise.all([
-    freeListenPort(),
-    freeListenPort(),
-    freeListenPort(),
-    freeListenPort(),
-  ]);
+  const [apiPort, ponderPort] = await Promise.all([freeListenPort(), freeListenPort()]);
   apiUrl = `http://127.0.0.1:${apiPort}`;
-  const log = createLogger("outside", "warn");
-  const steward = createStewardApp({
+  outside = await startOutsideWorld({
+    dir,
     rpcUrl: bsc.rpcUrl,
-    chainId: 56,
-    apiKey: "stw-rehearsal-key",
-    tenantId: "rehearsal",
-    webhookBaseUrl: apiUrl,
+    apiUrl,
     webhookSecret: secret("s"),
-    storePath: join(dir, "steward.json"),
-    masterKey: Buffer.alloc(32, 7),
-    log,
   });
-  const fourMeme = createFourMemeApp({
-    // What the stand-in reads of a record: the chain, four.meme's address, WBNB, the raise.
-    record: {
-      chainId: 56,
-      contracts: { tokenManager2: MAINNET.tokenManager2, wbnb: MAINNET.wbnb },
-      params: { maxRaising: DEVNET_DEFAULTS.maxRaising.toString() },
-    } as unknown as DeploymentRecord,
-    signer: devnetAccounts().launchpadSigner,
-    origin: `http://127.0.0.1:${fourMemePort}`,
-    dir: join(dir, "four-meme"),
-    log,
-  });
-  for (const [app, port] of [
-    [steward, stewardPort],
-    [fourMeme, fourMemePort],
-  ] as const) {
-    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port });
-    closers.push(() => new Promise<void>((r) => server.close(() => r())));
-  }
+  closers.push(outside.close);
 
   // docs/deploy.md, section 3: the contracts, handed to the operator (a plain key here).
   const owner = privateKeyToAccount(await fund("1")).address;
@@ -188,25 +139,19 @@ beforeAll(async () => {
     BSC_WS_URL: bsc.rpcUrl.replace("http", "ws"),
     PAIR_INIT_CODE_HASH: bsc.pairInitCodeHash,
     ...lines,
-    STEWARD_URL: `http://127.0.0.1:${stewardPort}`,
-    STEWARD_API_KEY: "stw-rehearsal-key",
-    STEWARD_TENANT_ID: "rehearsal",
+    ...outside.env,
     STEWARD_WEBHOOK_SECRET: secret("s"),
     SECRETS_KEY: `0x${"07".repeat(32)}`,
     CLOUD_WEBHOOK_SECRET: secret("c"),
     CODE_HOST_WEBHOOK_SECRET: secret("h"),
     AGENT_EVENTS_WEBHOOK_SECRET: secret("a"),
-    FOUR_MEME_API_URL: `http://127.0.0.1:${fourMemePort}/meme-api`,
     RELAYER_PRIVATE_KEY: relayerKey,
     ADMIN_TOKEN: ADMIN,
     PORT: String(apiPort),
     PUBLIC_BASE_URL: apiUrl,
     PONDER_PORT: String(ponderPort),
-    LAUNCH_IMAGE_TRUSTED_ORIGINS: `https://127.0.0.1:${imagePort}`,
-    NODE_EXTRA_CA_CERTS: tls.certPath,
     TRUST_PROXY: "1",
   };
-  env.IMAGE_URL = `https://127.0.0.1:${imagePort}/agent.png`;
 
   // docs/deploy.md, start order: the indexer, then the worker, then the API.
   startRole("indexer");
@@ -242,12 +187,27 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 }, 120_000);
 
-async function launchOne(name: string): Promise<string> {
-  const agent = await createAgentCli({ ...env, LAUNCHPAD_DATA_DIR: pgDir }, name);
+/** Calls the API as `agent` (or the operator with `ADMIN`). */
+async function api(method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the API's JSON envelope
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+async function launchAgent(
+  agent: Agent,
+  name: string,
+  imageUrl: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const ticker = name.replace(/[^A-Z]/g, "").slice(0, 6) || "RHS";
   const r = await launch(
     apiUrl,
-    launchBody(agent, env.IMAGE_URL as string, { name, ticker }),
+    launchBody(agent, imageUrl, { name, ticker, ...extra }),
     bearer(agent),
   );
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -261,12 +221,112 @@ async function launchOne(name: string): Promise<string> {
   return token as string;
 }
 
-describe("go-live rehearsal", () => {
-  it("launches and indexes an agent on a freshly deployed chain, survives a database restart, and launches again", async () => {
-    const first = await launchOne("Rehearsal ONE");
+/** Answers that reached a stand-in with a 2xx, as "METHOD path". */
+const answered = (host: Parameters<OutsideWorld["wire"]["get"]>[0]) =>
+  (outside.wire.get(host) ?? [])
+    .filter((x) => x.status >= 200 && x.status < 300)
+    .map((x) => `${x.method} ${x.path.split("?")[0]}`);
+
+describe("go-live rehearsal in the public world", () => {
+  let one: Agent;
+
+  it("refuses a launch image or a webhook aimed inside, though a server answers there", async () => {
+    one = await createAgentCli({ ...env, LAUNCHPAD_DATA_DIR: pgDir }, "Rehearsal ONE");
+    const inside = [
+      "127.0.0.1",
+      "localhost",
+      "10.44.0.1",
+      "internal.example.com",
+      "169.254.169.254",
+      "metadata.example.com",
+      "[::ffff:10.44.0.1]",
+      "[::ffff:127.0.0.1]",
+      "[64:ff9b::a2c:1]",
+    ].map((host) => `https://${host}:${insidePort}`);
+    for (const origin of inside) {
+      const r = await launch(apiUrl, launchBody(one, `${origin}/agent.png`), bearer(one));
+      expect({ origin, status: r.status, code: r.body.code }).toEqual({
+        origin,
+        status: 400,
+        code: "IMAGE_URL_PRIVATE",
+      });
+      const hook = await api("POST", `/v2/agents/${one.agentId}/webhooks`, one.apiKey, {
+        url: `${origin}/hook`,
+      });
+      expect({ origin, status: hook.status, error: hook.body.error }).toEqual({
+        origin,
+        status: 400,
+        error: "validation_failed",
+      });
+    }
+    const hooks = await api("GET", `/v2/agents/${one.agentId}/webhooks`, one.apiKey);
+    expect(hooks.body.data.items ?? hooks.body.data).toHaveLength(0);
+  });
+
+  it("launches with an image from an IPv4-only host, delivers its events to receivers at a public IPv4 and a public IPv6 address, and polls the venue, the Safe service and X", async () => {
+    const v4 = await startReceiver(undefined, "hooks.example.org");
+    const v6 = await startReceiver(undefined, "hooks6.example.org");
+    closers.push(v4.close, v6.close);
+    const secrets: string[] = [];
+    for (const rx of [v4, v6]) {
+      const r = await api("POST", `/v2/agents/${one.agentId}/webhooks`, one.apiKey, {
+        url: `${rx.origin}/hook`,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      secrets.push(r.body.data.secret);
+    }
+    const perps = privateKeyToAccount(generatePrivateKey()).address;
+    const wallet = await api("POST", `/v2/agents/${one.agentId}/wallets`, one.apiKey, {
+      chain: "hyperliquid",
+      address: perps,
+      role: "perps",
+    });
+    expect(wallet.status, JSON.stringify(wallet.body)).toBe(201);
+
+    const first = await launchAgent(one, "Rehearsal ONE", images.v4, { patronX: "patron_one" });
     const client = createPublicClient({ transport: http(bsc.rpcUrl) });
     expect(await client.getCode({ address: first as Hex })).toMatch(/^0x[0-9a-f]{10}/);
 
+    // The same event reaches both receivers, each signed with its own subscription's secret.
+    const sourceId = (body: string) =>
+      (JSON.parse(body) as { data: { sourceEventId?: string } }).data.sourceEventId;
+    const [got4] = await v4.until((r) => r.length > 0, 120_000);
+    verifyStandardWebhook(secrets[0] as string, got4?.headers ?? {}, got4?.body ?? "");
+    const wanted = sourceId(got4?.body ?? "{}");
+    const got6 = (await v6.until((r) => r.some((x) => sourceId(x.body) === wanted), 120_000)).find(
+      (x) => sourceId(x.body) === wanted,
+    );
+    verifyStandardWebhook(secrets[1] as string, got6?.headers ?? {}, got6?.body ?? "");
+
+    // The pollers and the announcer reached their services by name over TLS: the perps venue
+    // for the registered account, the Safe service for the treasury, X for the announcement.
+    const panel = await waitFor(
+      "the perps panel read from the venue",
+      async () => {
+        const r = await api("GET", `/v2/agents/${one.agentId}/perps`, one.apiKey);
+        return r.body.data?.status === "ok" ? r.body.data : undefined;
+      },
+      120_000,
+    );
+    expect(panel.asOf).toBeTruthy();
+    expect(answered("hyperliquid.example.com")).toContain("POST /info");
+    await waitFor(
+      "the treasury's queue read from the Safe Transaction Service",
+      async () =>
+        answered("safe-transaction.example.com").some((x) => x.startsWith("GET /api/")) ||
+        undefined,
+      120_000,
+    );
+    await waitFor(
+      "the launch announced on X",
+      async () => answered("x-api.example.com").includes("POST /2/tweets") || undefined,
+      60_000,
+    );
+    expect(answered("steward.example.com").length).toBeGreaterThan(0);
+    expect(answered("four-meme.example.com")).toContain("POST /meme-api/v1/private/token/create");
+  }, 420_000);
+
+  it("survives a database restart under the roles, and launches a second agent with an image from an IPv6-only host", async () => {
     await pg.stop();
     await new Promise((r) => setTimeout(r, 5_000));
     pg = await startEmbeddedPostgres({ dataDir: pgDir, port: pg.port });
@@ -274,12 +334,17 @@ describe("go-live rehearsal", () => {
     await waitFor(
       "deep health after the restart",
       async () =>
-        (await fetch(`${apiUrl}/health?deep=true`).catch(() => undefined))?.ok || undefined,
+        // The operator's budget: a poll every 250 ms is past the anonymous 60 a minute.
+        (
+          await fetch(`${apiUrl}/health?deep=true`, {
+            headers: { authorization: `Bearer ${ADMIN}` },
+          }).catch(() => undefined)
+        )?.ok || undefined,
       120_000,
     );
 
-    const second = await launchOne("Rehearsal TWO");
-    expect(second).not.toBe(first);
+    const two = await createAgentCli({ ...env, LAUNCHPAD_DATA_DIR: pgDir }, "Rehearsal TWO");
+    await launchAgent(two, "Rehearsal TWO", images.v6);
     for (const role of ["indexer", "worker", "api"]) expect(alive(role), roleLog(role)).toBe(true);
   }, 420_000);
 });

@@ -36,7 +36,10 @@ export function runCli(
 /** The test process's environment without anything that would point the CLI elsewhere. */
 export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = {};
-  for (const k of ["PATH", "HOME", "LANG", "TMPDIR"]) if (process.env[k]) base[k] = process.env[k];
+  // NODE_EXTRA_CA_CERTS: the public world's test CA (npm test), trusted as production trusts
+  // the public CAs.
+  for (const k of ["PATH", "HOME", "LANG", "TMPDIR", "NODE_EXTRA_CA_CERTS"])
+    if (process.env[k]) base[k] = process.env[k];
   return { ...base, LOG_LEVEL: "info", ...env };
 }
 

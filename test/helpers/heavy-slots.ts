@@ -11,9 +11,8 @@ const HEAVY_SECONDS = 15;
 
 /**
  * Heavy files at once (test/setup-heavy.ts); vitest runs one more worker for the light ones.
- * Three, on two cores: with two the machine sat 46 % idle (a run's stacks wait on blocks,
- * leases and Ponder's 20 requests a second), with three it was 83 % busy and vitest took 774 s
- * against 927 (docs/testing.md).
+ * Three, on two cores: with two the machine sits idle while a run's stacks wait on blocks,
+ * leases and Ponder's 20 requests a second; three fill it (docs/benchmarks.md, "Test suite").
  */
 export const HEAVY_SLOTS = 3;
 

@@ -1,8 +1,7 @@
-import { createServer, type Server } from "node:http";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
-import { freeListenPort } from "../../lib/local/net.ts";
 import { isolatedEnv, type Stack, startStack } from "./cli.ts";
 import { launchEnv } from "./launch.ts";
+import { serveWorld, type WorldServer } from "./world/serve.ts";
 
 /**
  * One `launchpad start` shared by the suites of test/shared-stack.test.ts (suites that only read
@@ -11,8 +10,9 @@ import { launchEnv } from "./launch.ts";
  * suites needed on their own stacks:
  * - launchEnv: test mode, the admin token, a short upstream timeout, TRUST_PROXY (each request
  *   names its own client IP, so no suite spends another's per-IP budget);
- * - LAUNCH_IMAGE_TRUSTED_ORIGINS: the launchpad stand-in's origin and a second image host
- *   (`ownImage`, served here, apart from the stand-in that the launch suite stops);
+ * - no trusted image origin but the devnet's own (its four.meme stand-in's sample images, on
+ *   loopback): `ownImage` is on a host of the public world, fetched as production fetches one
+ *   (apart from the stand-in that the launch suite stops);
  * - POLL_TIME_SCALE: the pollers poll 50 times as often (the pollers suite's `devnet seed`);
  * - WEB_URL: the web app's own port (the web suite's browser opens it).
  * A suite that kills, restarts or corrupts a stack, or needs another environment, boots its own.
@@ -20,12 +20,12 @@ import { launchEnv } from "./launch.ts";
 export type SharedStack = {
   stack: Stack;
   env: Record<string, string>;
-  /** A PNG on a trusted image origin that is not the launchpad stand-in. */
+  /** A PNG at https://images.example.net (public world), not on the launchpad stand-in. */
   ownImage: string;
 };
 
 let booting: Promise<SharedStack> | undefined;
-let imageHost: Server | undefined;
+let imageHost: WorldServer | undefined;
 
 export function sharedStack(): Promise<SharedStack> {
   booting ??= boot();
@@ -34,26 +34,17 @@ export function sharedStack(): Promise<SharedStack> {
 
 async function boot(): Promise<SharedStack> {
   const base = await isolatedEnv();
-  const imagePort = await freeImagePort();
+  imageHost = await serveWorld("images.example.net", (_req, res) => {
+    res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
+  });
   const env = launchEnv(base, {
-    LAUNCH_IMAGE_TRUSTED_ORIGINS: `http://127.0.0.1:${base.FOUR_MEME_API_PORT},http://127.0.0.1:${imagePort}`,
     POLL_TIME_SCALE: "0.02",
     // The web app's public URL is where it listens (the web suite opens it in a browser; the
     // session suites sign in for it).
     WEB_URL: `http://127.0.0.1:${base.WEB_PORT}`,
   });
   const stack = await startStack(env);
-  return { stack, env, ownImage: `http://127.0.0.1:${imagePort}/agent.png` };
-}
-
-/** Starts the image host on a port from this worker's range and returns that port. */
-async function freeImagePort(): Promise<number> {
-  const port = await freeListenPort();
-  imageHost = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
-  });
-  await new Promise<void>((r) => imageHost?.listen(port, "127.0.0.1", r));
-  return port;
+  return { stack, env, ownImage: `${imageHost.origin}/agent.png` };
 }
 
 /** Stops the shared stack (Postgres, both chains, every role) and the image host. */
@@ -61,6 +52,6 @@ export async function stopSharedStack(): Promise<void> {
   const s = await booting?.catch(() => undefined);
   booting = undefined;
   await s?.stack.cleanup();
-  imageHost?.close();
+  await imageHost?.close();
   imageHost = undefined;
 }

@@ -167,7 +167,7 @@ describe("a stop and start carries on", () => {
     };
 
     let phaseAt = Date.now();
-    /** Where the minutes go, for the figures (docs/testing.md). */
+    /** Where the minutes go: each phase's seconds, printed. */
     const phase = (name: string) => {
       process.stdout.write(`phase: ${name} ${((Date.now() - phaseAt) / 1000).toFixed(1)} s\n`);
       phaseAt = Date.now();

@@ -135,10 +135,14 @@ describe("an indexer that recovers by itself", () => {
   }, 120_000);
 
   it("reports a frozen index as stale within the threshold, in the status and the deep health", async () => {
+    // Deep health names each check only to the operator.
+    const adminToken = "stall-admin-token-0123456789abcdef0123";
+    const operator = { headers: { authorization: `Bearer ${adminToken}` } };
     const app = createApp({
       logger: createLogger("test", "silent"),
       env: "test",
       sql,
+      adminToken,
       settings: {
         ...defaultApiSettings(),
         viewsSchema: "idx_live",
@@ -172,7 +176,7 @@ describe("an indexer that recovers by itself", () => {
       // a healthy check, and name the check that never came up.
       let lastDeep = "";
       await waitUntil(async () => {
-        const r = await app.request("/health?deep=true");
+        const r = await app.request("/health?deep=true", operator);
         lastDeep = `${r.status} ${await r.text()}`;
         return r.status === 200;
       }, 15_000).catch(() => {
@@ -193,7 +197,7 @@ describe("an indexer that recovers by itself", () => {
         expect(after).toBeGreaterThanOrEqual(INDEXER_LAG_LIMITS.staleAfterSeconds);
         expect(s.data.chains[0]?.lag).toBeGreaterThan(0);
         expect(s.data.chains[0]?.lagSeconds).toBeGreaterThan(INDEXER_LAG_LIMITS.staleAfterSeconds);
-        const deep = await app.request("/health?deep=true");
+        const deep = await app.request("/health?deep=true", operator);
         expect(deep.status).toBe(503);
         const body = (await deep.json()) as {
           ok: boolean;

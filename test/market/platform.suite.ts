@@ -17,12 +17,13 @@ import {
 import { sharedStack } from "../helpers/shared-stack.ts";
 import { WsClient } from "../ws/client.ts";
 
-// The platform reads of issue 42 through the whole stack, each figure recomputed here from the
-// indexed rows themselves (trade by trade, not the indexer's running totals): `/v2/stats` as of
-// its own indexed block, `/v2/trades` walked page by page against the trade rows (with and
-// without filters), the `trades` WebSocket channel's item equal to the REST one, the agent
-// list's treasury, burn and runway equal to `/burn-rate`'s for the same valuation, and the
-// agent detail's tax income equal to the sum of its wallets' `tax_income` rows.
+// The platform reads (stats, the trade list and ticker, the runway leaderboard) through the
+// whole stack, each figure recomputed here from the indexed rows themselves (trade by trade, not
+// the indexer's running totals): `/v2/stats` as of its own indexed block, `/v2/trades` walked
+// page by page against the trade rows (with and without filters), the `trades` WebSocket
+// channel's item equal to the REST one, the agent list's treasury, burn and runway equal to
+// `/burn-rate`'s for the same valuation, and the agent detail's tax income equal to the sum of
+// its wallets' `tax_income` rows.
 
 // biome-ignore lint/suspicious/noExplicitAny: API bodies, read by the assertions
 type Body = Record<string, any>;

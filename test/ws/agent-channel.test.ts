@@ -257,6 +257,16 @@ describe("protocol errors and limits", () => {
     expect((await connect(b.url, "10.99.0.2")).closed).toBeUndefined();
   });
 
+  it("counts an IPv6 client's sockets by its /64: addresses rotated inside it open no more, another /64 its own", async () => {
+    const b = await bridge();
+    for (let i = 1; i <= WS_LIMITS.maxSocketsPerIp; i++)
+      await connect(b.url, `2001:db8:77:1:${i.toString(16)}::${i.toString(16)}`);
+    await expect(
+      WsClient.open(b.url, { "x-forwarded-for": "2001:db8:77:1:ffff:ffff:ffff:ffff" }),
+    ).rejects.toThrow(/429/);
+    expect((await connect(b.url, "2001:db8:77:2::1")).closed).toBeUndefined();
+  });
+
   it("cuts a consumer that stops reading with 1013 instead of buffering without bound", async () => {
     const b = await bridge();
     const c = await connect(b.url);

@@ -44,4 +44,18 @@ describe("identify", () => {
     const res = await open.request("/who", { headers: { "x-service-key": serviceKey } });
     expect(await res.text()).toBe("anonymous");
   });
+
+  it("gives the operator token the authenticated budget, as user:operator, and a wrong token none", async () => {
+    const adminToken = "a".repeat(40);
+    const app = new Hono<AppEnv>().use(identify({ sql: db.sql, adminToken }));
+    app.get("/who", (c) => {
+      const p = c.get("principal");
+      return c.text(p ? `${p.kind}:${p.id}` : "anonymous");
+    });
+    const who = async (authorization: string) =>
+      (await app.request("/who", { headers: { authorization } })).text();
+    expect(await who(`Bearer ${adminToken}`)).toBe("user:operator");
+    expect(await who(`Bearer ${adminToken}b`)).toBe("anonymous");
+    expect(await who(adminToken)).toBe("anonymous");
+  });
 });

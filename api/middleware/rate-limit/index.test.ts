@@ -63,6 +63,23 @@ describe("rateLimit", () => {
     expect(other.headers.get("ratelimit-remaining")).toBe("2");
   });
 
+  it("counts an IPv6 client by its /64: addresses rotated inside it share one budget, another /64 has its own", async () => {
+    const app = appWith({ unauthenticated: 3, authenticated: 5 });
+    const statuses = [];
+    // Four addresses of one /64, in the spellings a client may send.
+    for (const ip of [
+      "2001:db8:60:1::1",
+      "2001:db8:60:1:aaaa::2",
+      "2001:0db8:0060:0001:ffff:ffff:ffff:fffe",
+      "2001:db8:60:1:1:2:3:4",
+    ])
+      statuses.push((await app.request("/x", { headers: { "x-ip": ip } })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const next = await app.request("/x", { headers: { "x-ip": "2001:db8:60:2::1" } });
+    expect(next.status).toBe(200);
+    expect(next.headers.get("ratelimit-remaining")).toBe("2");
+  });
+
   it("gives an authenticated principal its own, larger budget", async () => {
     const app = appWith({ unauthenticated: 1, authenticated: 4 });
     const statuses = [];

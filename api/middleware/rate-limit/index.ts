@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Sql } from "../../../lib/db/client.ts";
+import { clientBucket } from "../../../lib/http/client-ip.ts";
 import { countRateLimitRefusal } from "../../../lib/metrics/http.ts";
 import { countHit, sweepRateLimits } from "../../../lib/rate-limit.ts";
 import type { AppEnv } from "../../env.ts";
@@ -9,7 +10,8 @@ import { RATE_LIMITS } from "../../limits.ts";
 export type RateLimitOptions = {
   sql: Sql;
   /**
-   * Requests per window for anonymous clients (per IP) and authenticated ones (per principal);
+   * Requests per window for anonymous clients (per IPv4 address or IPv6 /64) and authenticated
+   * ones (per principal);
    * 0 turns that limit off (a deployment whose own gateway limits).
    */
   unauthenticated?: number;
@@ -24,7 +26,8 @@ type Lease = { next: number; end: number; expiresAt: number };
 
 /**
  * Fixed-window rate limit per client through the shared limiter (lib/rate-limit.ts), so every
- * API instance shares one budget per client.
+ * API instance shares one budget per client. An anonymous client is its address's
+ * `clientBucket`: an IPv6 client counts as its /64, so rotating addresses inside it buys nothing.
  * Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`
  * (seconds until the window ends); a request over the limit gets 429 `rate_limited` with
  * `Retry-After`. If the database cannot count, the request is served (fail open, logged):
@@ -75,7 +78,9 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler<AppEnv> {
 
   return async function rateLimitMiddleware(c, next) {
     const principal = c.get("principal");
-    const key = principal ? `${principal.kind}:${principal.id}` : `ip:${c.get("clientIp")}`;
+    const key = principal
+      ? `${principal.kind}:${principal.id}`
+      : `ip:${clientBucket(c.get("clientIp"))}`;
     const limit = !principal
       ? (o.unauthenticated ?? RATE_LIMITS.unauthenticated)
       : principal.kind === "service"

@@ -6,7 +6,7 @@ import {
   startEmbeddedPostgres,
 } from "../../../lib/local/postgres/embedded.ts";
 import { isolatedEnv, type Stack, startStack, waitFor } from "../cli.ts";
-import { launchEnv } from "../launch.ts";
+import { ADMIN_TOKEN, launchEnv } from "../launch.ts";
 import { call, newStats } from "./load.ts";
 import { restartPostgres, secondApi } from "./roles.ts";
 
@@ -44,7 +44,11 @@ let lastDeep = "";
 
 /** The deep health of one API: its database check, and whether every dependency is up. */
 async function deep(api: string): Promise<{ database: string; healthy: boolean } | undefined> {
-  const r = await fetch(`${api}/health?deep=true`, { signal: AbortSignal.timeout(10_000) });
+  // Each check's state is shown to the operator alone (launchEnv sets its token).
+  const r = await fetch(`${api}/health?deep=true`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await r.text();
   lastDeep = `${api}: ${text.slice(0, 600)}`;
   const body = JSON.parse(text) as {

@@ -7,9 +7,10 @@ import { WORLD_HOSTS, type WorldFiles, worldAddresses } from "./world.ts";
 /**
  * Configures the namespace this process is in (made by `unshare --net --mount`) as the public
  * world: loopback up carrying the world's addresses, and a hosts file naming them bound over
- * /etc/hosts (in this mount namespace only). Throws with the command's own words on failure.
+ * /etc/hosts (in this mount namespace only); returns that file's path. Throws with the
+ * command's own words on failure.
  */
-export function configureWorldNamespace(dir: string): void {
+export function configureWorldNamespace(dir: string): string {
   run("ip", ["link", "set", "lo", "up"]);
   for (const address of worldAddresses()) {
     const v6 = isIP(address) === 6;
@@ -21,13 +22,14 @@ export function configureWorldNamespace(dir: string): void {
     for (const a of addresses) lines.push(`${a} ${name}`);
   writeFileSync(hosts, `${lines.join("\n")}\n`);
   run("mount", ["--bind", hosts, "/etc/hosts"]);
+  return hosts;
 }
 
 /**
- * Writes a test CA and one server certificate for every name and public address of the world
- * (EC P-256, valid two days), with the system's openssl.
+ * Writes a test CA and one server certificate for every name and address of the world, loopback
+ * included (EC P-256, valid two days), with the system's openssl.
  */
-export function makeWorldCertificates(dir: string): WorldFiles {
+export function makeWorldCertificates(dir: string): Omit<WorldFiles, "hosts"> {
   const f = (n: string) => join(dir, n);
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
   run("openssl", [
@@ -57,10 +59,10 @@ export function makeWorldCertificates(dir: string): WorldFiles {
     "-subj",
     "/CN=world.example",
   ]);
-  const addresses = [...new Set(Object.values(WORLD_HOSTS).flat())];
+  // The private targets too: a fetch that slipped past the guard would then succeed.
   const san = [
-    ...Object.keys(WORLD_HOSTS).map((n) => `DNS:${n}`),
-    ...addresses.map((a) => `IP:${a}`),
+    ...["localhost", ...Object.keys(WORLD_HOSTS)].map((n) => `DNS:${n}`),
+    ...["127.0.0.1", "::1", ...worldAddresses()].map((a) => `IP:${a}`),
   ].join(",");
   writeFileSync(
     f("server.ext"),

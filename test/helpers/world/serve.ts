@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type RequestListener, type Server } from "node:http";
+import type { RequestListener, Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { isIP } from "node:net";
 import { freeListenPort } from "../../../lib/local/net.ts";
@@ -19,30 +19,46 @@ export type WorldServer = {
  * const images = await serveWorld("images.example.net", (_q, r) => r.end(png));
  * await checkImage({ url: `${images.origin}/a.png`, trustedOrigins: [] });
  */
-export async function serveWorld(host: WorldHost, listener: RequestListener): Promise<WorldServer> {
+export async function serveWorld(
+  host: WorldHost,
+  listener: RequestListener,
+  o: { port?: number } = {},
+): Promise<WorldServer> {
   const { cert, key } = worldFiles();
   const addresses: readonly string[] = WORLD_HOSTS[host];
   const servers = addresses.map(() => createHttpsServer({ cert, key }, listener));
-  const port = await listenAll(servers, addresses);
+  const port = await listenAll(servers, addresses, o.port);
   return { origin: `https://${host}:${port}`, port, close: () => closeAll(servers) };
 }
 
 /**
- * Serves `listener` over plain HTTP on one address (a private target: loopback, 10/8, the
- * metadata address, a NAT64 address): the guard must refuse it although it answers.
+ * Serves `listener` over TLS on one private address (loopback, 10/8, the metadata address, the
+ * NAT64 one), with a certificate valid for it: a fetch that got past the guard would succeed,
+ * so a refusal is the guard's.
+ *
+ * @example
+ * const inside = await servePrivate(WORLD_PRIVATE.tenNet, (_q, r) => r.end(png));
  */
-export async function servePlain(address: string, listener: RequestListener) {
-  worldFiles(); // the private addresses exist only in the world
-  const server = createHttpServer(listener);
-  const port = await listenAll([server], [address]);
+export async function servePrivate(
+  address: string,
+  listener: RequestListener,
+  o: { port?: number } = {},
+): Promise<WorldServer> {
+  const { cert, key } = worldFiles();
+  const server = createHttpsServer({ cert, key }, listener);
+  const port = await listenAll([server], [address], o.port);
   const host = isIP(address) === 6 ? `[${address}]` : address;
-  return { url: `http://${host}:${port}`, port, close: () => closeAll([server]) };
+  return { origin: `https://${host}:${port}`, port, close: () => closeAll([server]) };
 }
 
-/** Listens on one port free on every address (tried until one is). */
-async function listenAll(servers: Server[], addresses: readonly string[]): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const port = await freeListenPort(addresses[0]);
+/** Listens on `fixed`, or on one port free on every address (tried until one is). */
+async function listenAll(
+  servers: Server[],
+  addresses: readonly string[],
+  fixed?: number,
+): Promise<number> {
+  for (let attempt = 0; attempt < (fixed ? 1 : 20); attempt++) {
+    const port = fixed ?? (await freeListenPort(addresses[0]));
     const bound: Server[] = [];
     try {
       for (const [i, s] of servers.entries()) {
@@ -60,7 +76,7 @@ async function listenAll(servers: Server[], addresses: readonly string[]): Promi
       await closeAll(bound);
     }
   }
-  throw new Error(`no port free on ${addresses.join(", ")}`);
+  throw new Error(`no port free on ${addresses.join(", ")}${fixed ? ` (asked for ${fixed})` : ""}`);
 }
 
 async function closeAll(servers: Server[]): Promise<void> {

@@ -12,7 +12,10 @@ describe("the public world", () => {
   });
 
   it("names its hosts with public addresses, one family or both, as DNS would", async () => {
-    for (const [name, addresses] of Object.entries(WORLD_HOSTS)) {
+    // rebind.example.com is moved by a test of its own.
+    for (const [name, addresses] of Object.entries(WORLD_HOSTS).filter(
+      ([n]) => !n.startsWith("rebind"),
+    )) {
       const found = await lookup(name, { all: true });
       expect(found.map((a) => a.address).sort(), name).toEqual([...addresses].sort());
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 /**
  * The public world the tests run in (`npm test` enters it: scripts/test.ts): a network and
@@ -26,6 +26,8 @@ export const WORLD_HOSTS = {
   "hyperliquid.example.com": ["93.184.216.36", "2606:2800:220:1::3"],
   "safe-transaction.example.com": ["93.184.216.36", "2606:2800:220:1::3"],
   "x-api.example.com": ["93.184.216.36", "2606:2800:220:1::3"],
+  /** A name whose answer a test changes (DNS rebinding): `pointHost` moves it. */
+  "rebind.example.com": ["93.184.216.37"],
   /** A name that resolves inside: the private address below. */
   "internal.example.com": ["10.44.0.1"],
   /** The cloud metadata address, by name. */
@@ -55,9 +57,11 @@ export type WorldFiles = {
   dir: string;
   /** The test CA (PEM), also in NODE_EXTRA_CA_CERTS: every process of the run trusts it. */
   ca: string;
-  /** A server certificate for every name and public address of WORLD_HOSTS, signed by the CA. */
+  /** A server certificate for every name and address of the world, signed by the CA. */
   cert: string;
   key: string;
+  /** The hosts file bound over /etc/hosts: rewriting it changes every lookup in the world. */
+  hosts: string;
 };
 
 /** The variable that names the world's files (JSON), set by scripts/test.ts inside the world. */
@@ -83,4 +87,20 @@ export function worldFiles(): WorldFiles {
     );
   }
   return JSON.parse(readFileSync(path, "utf8")) as WorldFiles;
+}
+
+/**
+ * Makes `host` resolve to `addresses` from now on, for every process in the world (glibc reads
+ * the hosts file at each lookup): DNS rebinding, as an attacker who owns the name would do it.
+ * Only for a name no other test relies on (`rebind.example.com`).
+ *
+ * @example
+ * pointHost("rebind.example.com", [WORLD_PRIVATE.tenNet]);
+ */
+export function pointHost(host: WorldHost, addresses: readonly string[]): void {
+  const { hosts } = worldFiles();
+  const kept = readFileSync(hosts, "utf8")
+    .split("\n")
+    .filter((line) => line && line.split(/\s+/)[1] !== host);
+  writeFileSync(hosts, `${[...kept, ...addresses.map((a) => `${a} ${host}`)].join("\n")}\n`);
 }

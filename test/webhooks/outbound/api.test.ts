@@ -9,7 +9,8 @@ import { startTestDatabase, type TestDatabase } from "../../../api/testing/postg
 import { createAgent, type IssuedKey } from "../../../lib/agents/keys.ts";
 import { deriveKey } from "../../../lib/crypto/seal.ts";
 
-const TRUSTED = "http://127.0.0.1:9";
+// A receiver in the public world (npm test): the check resolves it to a public IPv4 address.
+const TRUSTED = "https://hooks.example.org";
 const ADMIN = "operator-token-of-at-least-32-characters!";
 let db: TestDatabase;
 let app: App;
@@ -28,7 +29,7 @@ beforeAll(async () => {
     adminToken: ADMIN,
     webhooks: {
       secretsKey: deriveKey(randomBytes(32), "test"),
-      trustedOrigins: [TRUSTED],
+      trustedOrigins: [],
     },
   });
   check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
@@ -80,12 +81,28 @@ describe("webhook subscriptions API", () => {
 
   it.each([
     ["http://example.com/hook", "https"],
-    ["https://127.0.0.1/hook", "private"],
-    ["https://10.1.2.3/hook", "private"],
-    ["https://169.254.169.254/latest/meta-data", "private"],
-    ["https://[::1]/hook", "private"],
-    ["https://[fd00::1]/hook", "private"],
-    ["https://localhost/hook", "resolves to a private"],
+    ["https://127.0.0.1/hook", "is not a public address"],
+    ["https://10.1.2.3/hook", "is not a public address"],
+    ["https://169.254.169.254/latest/meta-data", "is not a public address"],
+    ["https://[::1]/hook", "is not a public address"],
+    ["https://[fd00::1]/hook", "is not a public address"],
+    ["https://[::ffff:10.1.2.3]/hook", "is not a public address"],
+    ["https://[64:ff9b::a01:203]/hook", "is not a public address"],
+    ["https://localhost/hook", "does not resolve to a public address"],
+    // The world's names for 10.44.0.1 and 169.254.169.254, and a name that does not exist:
+    // one wording for all three, so the answer does not tell which internal names resolve.
+    [
+      "https://internal.example.com/hook",
+      "internal.example.com does not resolve to a public address",
+    ],
+    [
+      "https://metadata.example.com/hook",
+      "metadata.example.com does not resolve to a public address",
+    ],
+    [
+      "https://nowhere.example.com/hook",
+      "nowhere.example.com does not resolve to a public address",
+    ],
     ["https://user:pw@example.com/hook", "credentials"],
     ["not a url", "not a URL"],
   ])("refuses %s and stores nothing", async (url, reason) => {
@@ -99,6 +116,21 @@ describe("webhook subscriptions API", () => {
     expect(r.body.message).toContain(reason);
     const [n] = await db.sql`select count(*)::int as n from app.webhook_subscriptions`;
     expect(n?.n).toBe(0);
+  });
+
+  it("subscribes a receiver whose name has only an IPv4 address, or only an IPv6 one", async () => {
+    for (const url of ["https://hooks.example.org/v4", "https://hooks6.example.org/v6"]) {
+      const r = await call("POST", `/v2/agents/${b.agentId}/webhooks`, {
+        template: T.list,
+        key: b.apiKey,
+        body: { url },
+      });
+      expect(r.status, url).toBe(201);
+      await call("DELETE", `/v2/agents/${b.agentId}/webhooks/${r.body.data.subscriptionId}`, {
+        template: T.one,
+        key: b.apiKey,
+      });
+    }
   });
 
   it("refuses malformed filters with the field named", async () => {

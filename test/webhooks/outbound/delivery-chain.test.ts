@@ -2,14 +2,12 @@ import { describe, expect, it } from "vitest";
 import { pruneDeliveries } from "../../../jobs/webhooks/outbound/prune.ts";
 import { createAgent } from "../../../lib/agents/keys.ts";
 import { insertAgentEvents } from "../../../lib/events/store.ts";
-import { createSubscription } from "../../../lib/webhooks/outbound/subscriptions.ts";
 import {
   api,
   deliveries,
   dispatcher,
   ev,
   h,
-  KEY,
   receiver,
   subscribe,
   useOutboundHarness,
@@ -73,30 +71,6 @@ describe("outbound delivery: chain events, addresses, redelivery, fairness, rete
     expect(String(r?.headers["webhook-signature"]).split(" ")).toHaveLength(2);
     verifyStandardWebhook(sub.secret, r?.headers ?? {}, r?.body ?? "");
     verifyStandardWebhook(rotated.body.data.secret, r?.headers ?? {}, r?.body ?? "");
-  });
-
-  it("checks the address again at delivery: a host that now resolves to loopback is not contacted", async () => {
-    const agent = await createAgent(h.db.sql, { name: "rebind" });
-    const rx = await receiver();
-    const port = new URL(rx.origin).port;
-    // Stored without the API's check, as if its DNS had changed since it was subscribed.
-    const { subscription } = await createSubscription(h.db.sql, KEY, {
-      agentId: agent.agentId,
-      url: `https://localhost:${port}/hook`,
-      eventTypes: null,
-      sources: null,
-      categories: null,
-      description: null,
-    });
-    await dispatcher(1);
-    await insertAgentEvents({ sql: h.db.sql, events: [ev(agent.agentId)] });
-    const d = await waitFor(async () => {
-      const l = await deliveries(agent, subscription.subscriptionId);
-      return l[0]?.attempts >= 1 && l[0].status === "pending" && l[0];
-    });
-    expect(d.lastError).toContain("private");
-    expect(d.log[0].statusCode).toBeNull();
-    expect(rx.received).toHaveLength(0);
   });
 
   it("redelivers on request with the same webhook-id and body", async () => {

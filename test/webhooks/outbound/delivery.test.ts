@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../../lib/agents/keys.ts";
 import { insertAgentEvents } from "../../../lib/events/store.ts";
+import { servePrivate } from "../../helpers/world/serve.ts";
+import { pointHost, WORLD_HOSTS, WORLD_PRIVATE } from "../../helpers/world/world.ts";
 import {
   api,
   deliveries,
@@ -175,5 +177,44 @@ describe("outbound delivery", () => {
     const events = await h.db.sql`select 1 from app.agent_events
       where agent_id = ${agent.agentId} and event_type = 'webhook.subscription_disabled'`;
     expect(events).toHaveLength(1);
+  });
+
+  it("delivers to a receiver at an IPv6-only name, and refuses one whose name has since moved inside (DNS rebinding)", async () => {
+    const agent = await createAgent(h.db.sql, { name: "rebind" });
+    const v6 = await receiver(undefined, "hooks6.example.org");
+    const moving = await receiver(undefined, "rebind.example.com");
+    // Where the name will point: a server on the same port inside, which must never be reached.
+    const reachedInside: string[] = [];
+    const inside = await servePrivate(
+      WORLD_PRIVATE.tenNet,
+      (req, res) => {
+        reachedInside.push(req.url ?? "");
+        res.end();
+      },
+      { port: Number(new URL(moving.origin).port) },
+    );
+    try {
+      await subscribe(agent, { url: `${v6.origin}/v6` });
+      const sub = await subscribe(agent, { url: `${moving.origin}/hook` });
+      await dispatcher(1);
+      await insertAgentEvents({ sql: h.db.sql, events: [ev(agent.agentId)] });
+      await v6.until((r) => r.length === 1);
+      await moving.until((r) => r.length === 1);
+
+      pointHost("rebind.example.com", [WORLD_PRIVATE.tenNet]);
+      await insertAgentEvents({ sql: h.db.sql, events: [ev(agent.agentId)] });
+      await v6.until((r) => r.length === 2);
+      const refused = await waitFor(async () =>
+        (await deliveries(agent, sub.subscriptionId))
+          .flatMap((d) => d.log)
+          .find((a: { error: string | null }) => a.error !== null),
+      );
+      expect(refused.error).toBe("rebind.example.com does not resolve to a public address");
+      expect(reachedInside).toEqual([]);
+      expect(moving.received).toHaveLength(1);
+    } finally {
+      pointHost("rebind.example.com", WORLD_HOSTS["rebind.example.com"]);
+      await inside.close();
+    }
   });
 });

@@ -18,7 +18,6 @@ export const KEY = deriveKey(randomBytes(32), "test");
 export const h = { db: undefined as unknown as TestDatabase, head: 0n };
 let app: App;
 let check: ReturnType<typeof responseChecker>;
-const trusted: string[] = [];
 const cleanups: (() => Promise<unknown>)[] = [];
 
 /** Registers the file's hooks: a test database and app, and cleanup after each test. */
@@ -31,8 +30,8 @@ export function useOutboundHarness() {
       sql: h.db.sql,
       settings: defaultApiSettings(),
       headBlock: async () => undefined,
-      // Receivers register their origins as they start (local mode's trusted origins).
-      webhooks: { secretsKey: KEY, trustedOrigins: trusted },
+      // Receivers are in the public world: no origin is trusted, as in production.
+      webhooks: { secretsKey: KEY, trustedOrigins: [] },
     });
     check = responseChecker((await (await app.request("/openapi.json")).json()) as never);
   });
@@ -43,9 +42,11 @@ export function useOutboundHarness() {
   afterAll(() => h.db?.stop());
 }
 
-export async function receiver(answer?: (r: Received, n: number) => Answer) {
-  const r = await startReceiver(answer);
-  trusted.push(r.origin);
+export async function receiver(
+  answer?: (r: Received, n: number) => Answer,
+  host?: Parameters<typeof startReceiver>[1],
+) {
+  const r = await startReceiver(answer, host);
   cleanups.push(r.close);
   return r;
 }
@@ -55,7 +56,7 @@ export async function dispatcher(scale: number) {
     sql: h.db.sql,
     log: pino({ level: "silent" }),
     secretsKey: KEY,
-    trustedOrigins: trusted,
+    trustedOrigins: [],
     timing: outboundTiming(scale),
     headBlock: async () => h.head,
   });

@@ -65,7 +65,6 @@ it("a worker SIGKILLed mid-delivery loses nothing: the interrupted delivery is r
     RELAYER_PRIVATE_KEY: `0x${"22".repeat(32)}`,
     SERVICE_REGISTRY_ADDRESS: `0x${"33".repeat(20)}`,
     STEWARD_MASTER_KEY: `0x${"11".repeat(32)}`,
-    OUTBOUND_WEBHOOK_TRUSTED_ORIGINS: rx.origin,
     // Test-mode clock: the lease of a dead worker's attempt lapses in 1.5 s, not 15 s.
     OUTBOUND_WEBHOOK_TIME_SCALE: "0.1",
   };

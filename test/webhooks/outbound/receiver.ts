@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
+import { serveWorld } from "../../helpers/world/serve.ts";
+import type { WorldHost } from "../../helpers/world/world.ts";
 
 export type Received = { headers: IncomingHttpHeaders; body: string; path: string; at: number };
 /** How the receiver answers a request: a status, optionally after a delay. */
@@ -8,13 +10,17 @@ export type Answer =
   | { status: number; delayMs?: number; headers?: Record<string, string> };
 
 /**
- * A real HTTP receiver on a free loopback port: records every request (raw body bytes as
- * sent) and answers as `answer` says for the path.
+ * A real receiver in the public world: https at a public name (IPv4 only by default, IPv6 only
+ * with `hooks6.example.org`), as production delivers to; records every request (raw body bytes
+ * as sent) and answers as `answer` says for the path.
  */
-export async function startReceiver(answer: (r: Received, n: number) => Answer = () => 200) {
+export async function startReceiver(
+  answer: (r: Received, n: number) => Answer = () => 200,
+  host: WorldHost = "hooks.example.org",
+) {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
-  const server: Server = createServer((req, res) => {
+  const server = await serveWorld(host, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -35,11 +41,8 @@ export async function startReceiver(answer: (r: Received, n: number) => Answer =
       }, delayMs);
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const port = (server.address() as { port: number }).port;
-  const origin = `http://127.0.0.1:${port}`;
   return {
-    origin,
+    origin: server.origin,
     received,
     /** Resolves once `pred` holds for the requests received so far (polls on every request). */
     until: async (pred: (r: Received[]) => boolean, timeoutMs = 30_000) => {
@@ -54,11 +57,7 @@ export async function startReceiver(answer: (r: Received, n: number) => Answer =
       }
       return received;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    close: server.close,
   };
 }
 
