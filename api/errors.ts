@@ -50,7 +50,8 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  */
 export const LAUNCH_FAILURE_WORDS = {
   LAUNCHPAD_ERROR: "the launch failed at four.meme or on chain",
-  ORCHESTRATOR_UNAVAIL: "the launch service could not reach the signer, the chain or its database",
+  ORCHESTRATOR_UNAVAIL:
+    "the launch failed at the signer, the chain or the launch service's own infrastructure",
   upstream_error: "the relayer's createLaunch transaction failed; nothing was created",
   unavailable: "the createLaunch transaction is not mined yet",
 } as const satisfies Partial<Record<ErrorCode, string>>;

@@ -20,7 +20,7 @@ const DB_ERROR = 'password authentication failed for user "launchpad_rw"';
 /** Where one agent's saga finds its signer: a failing one, or an internal address nobody answers. */
 const UNREACHABLE = "http://127.0.0.1:1/steward-internal/v1?tenant=ops";
 const ORCHESTRATOR_WORDS =
-  "the launch service could not reach the signer, the chain or its database; retry after 1 s, 2 s, 4 s with the same Idempotency-Key, then quote launch";
+  "the launch failed at the signer, the chain or the launch service's own infrastructure; retry after 1 s, 2 s, 4 s with the same Idempotency-Key, then quote launch";
 
 let db: TestDatabase;
 let t: TestApp;
