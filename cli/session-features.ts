@@ -1,4 +1,4 @@
-import { createPublicClient, http, type LocalAccount, type PublicClient } from "viem";
+import { createPublicClient, http, type LocalAccount, type PublicClient, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { LaunchFeatures } from "../api/agent-launch/register.ts";
 import type { CreateAppParameters } from "../api/app.ts";
@@ -58,6 +58,10 @@ export function sessionFeaturesFromConfig(
       factory,
       chainId: 56,
       trustedImageOrigins: resolveEndpoints(config).trustedImageOrigins,
+      budget: {
+        perClientPerHour: config.RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR,
+        perDayWei: parseEther(config.RELAYER_BUDGET_BNB_PER_DAY),
+      },
       killAfterStore: kill ? () => process.kill(process.pid, "SIGKILL") : undefined,
     },
   };

@@ -70,6 +70,24 @@ describe("loadConfig", () => {
     );
   });
 
+  it("the relayer's budget defaults to 0.5 BNB a day and 10 launches per client an hour; a malformed one is refused", () => {
+    const c = loadConfig({}, empty);
+    expect([c.RELAYER_BUDGET_BNB_PER_DAY, c.RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR]).toEqual([
+      "0.5",
+      10,
+    ]);
+    expect(loadConfig({ RELAYER_BUDGET_BNB_PER_DAY: "0" }, empty).RELAYER_BUDGET_BNB_PER_DAY).toBe(
+      "0",
+    );
+    for (const bad of ["-1", "1e3", "0.5 BNB", "0.1234567890123456789", "."])
+      expect(fails({ RELAYER_BUDGET_BNB_PER_DAY: bad }).message).toMatch(
+        /^RELAYER_BUDGET_BNB_PER_DAY: must be an amount of BNB/,
+      );
+    expect(fails({ RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR: "2.5" }).variable).toBe(
+      "RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR",
+    );
+  });
+
   it("uses BSC when RPC URLs are configured, several of them comma-separated", () => {
     const c = loadConfig({ BSC_RPC_URL: "https://a.example/rpc, https://b.example/rpc" }, empty);
     expect(c.devnet).toBe(false);

@@ -26,6 +26,12 @@ const port = z.coerce
   .min(1, "must be between 1 and 65535")
   .max(65535, "must be between 1 and 65535");
 const nonNegativeInt = z.coerce.number({ error: "must be a number" }).int().min(0);
+const bnbAmount = z
+  .string()
+  .regex(
+    /^[0-9]{1,9}(\.[0-9]{1,18})?$/,
+    "must be an amount of BNB, like 0.5 (at most 18 decimals)",
+  );
 const urlList = z
   .string()
   .transform((s) =>
@@ -167,6 +173,11 @@ const schema = z.object({
   FOUR_MEME_API_PORT: port.default(3012),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   RELAYER_PRIVATE_KEY: hash32.optional(),
+  // What the relayer pays for deposit launches (callers with no funds of their own; docs/security.md
+  // API6): BNB per UTC day in all, and launches per client address (an IPv6 /64 is one) per hour.
+  // 0: it pays for none (wallets send their own: POST /v2/launches/transaction).
+  RELAYER_BUDGET_BNB_PER_DAY: bnbAmount.default("0.5"),
+  RELAYER_LAUNCHES_PER_CLIENT_PER_HOUR: nonNegativeInt.max(1_000_000).default(10),
   SAFE_OWNERS: z
     .string()
     .transform((s) =>

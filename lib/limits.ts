@@ -142,6 +142,22 @@ export const POLICY_LIMITS = {
  */
 export const RELAYER_NONCE_LOCK = 7_400_014;
 
+/** The relayer's budget for callers without funds of their own (lib/relayer/spend.ts). */
+export const RELAYER_SPEND_LIMITS = {
+  /**
+   * Advisory lock every reservation takes (`pg_advisory_xact_lock(lock, 0)`): the check and the
+   * insert of one caller never interleave with another's, on any API process.
+   */
+  lock: 7_400_017,
+  /**
+   * A reservation not signed after this long sent nothing (its request died first) and stops
+   * counting; signing takes milliseconds, the nonce queue seconds at most.
+   */
+  unsentAfterSeconds: 60,
+  /** The per-client window: a sliding hour. */
+  clientWindowSeconds: 3600,
+} as const;
+
 /** The indexer's JSON-RPC requests (lib/indexer/transport.ts). */
 export const INDEXER_RPC_LIMITS = {
   /** One request, counted from when it is sent (Ponder's own default). */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Address } from "viem";
+import { type Address, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "../../contracts/test/helpers.ts";
@@ -42,6 +42,7 @@ beforeAll(async () => {
         factory: chain.record.contracts.launchFactory as Address,
         chainId: chain.record.chainId,
         trustedImageOrigins: [imageOrigin],
+        budget: { perClientPerHour: 10, perDayWei: parseEther("1") },
       },
     },
   });

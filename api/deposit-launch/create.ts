@@ -3,7 +3,6 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  encodeFunctionData,
   type Hex,
   type LocalAccount,
   type PublicClient,
@@ -11,13 +10,20 @@ import {
 } from "viem";
 import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import type { Sql } from "../../lib/db/client.ts";
-import { checkImage, ImageCheckError } from "../../lib/image/check.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type Relayer, rebroadcastRelayerTxs, type StoredTx } from "../../lib/relayer/nonce.ts";
-import { sendRelayerTxs } from "../../lib/relayer/send.ts";
+import { gasLimitFor, sendRelayerTxs } from "../../lib/relayer/send.ts";
+import {
+  markRelayerSpendSent,
+  type RelayerBudget,
+  releaseRelayerSpend,
+  settleRelayerSpend,
+} from "../../lib/relayer/spend.ts";
 import { waitRelayerTx } from "../../lib/relayer/wait.ts";
-import { HttpError, launchFailureMessage } from "../errors.ts";
+import { HttpError, LAUNCH_FAILURE_WORDS, launchFailureMessage } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
+import { refuseOverBudget, reserveOrRefuse } from "./budget.ts";
+import { invalid, launchCalldata } from "./calldata.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
 export type DepositLaunchDeps = {
@@ -27,6 +33,8 @@ export type DepositLaunchDeps = {
   factory: Address;
   chainId: number;
   trustedImageOrigins: string[];
+  /** What the relayer may pay for launches: per client and hour, per UTC day. */
+  budget: RelayerBudget;
   /** Test mode only: throw (the process's crash) right after the transaction was stored. */
   killAfterStore?: () => void;
 };
@@ -42,22 +50,30 @@ type Row = {
   request: CreateLaunchInput;
 };
 
-const invalid = (path: string, message: string) =>
-  new HttpError("validation_failed", {
-    message: `${path}: ${message}`,
-    details: [{ path, message }],
-  });
+export type CreateDepositLaunchParameters = {
+  creator: Address;
+  /** The caller's bucket (`clientBucket` of its address): the relayer's per-client budget. */
+  client: string;
+  body: CreateLaunchInput;
+  idempotencyKey?: string;
+  log: Logger;
+};
 
 /**
  * Creates a deposit launch for the session's wallet: checks the body against the factory's
- * tiers, window and tax bounds and the image like an agent launch's, then the relayer sends
- * `createLaunch(…, creator = the wallet)`. The signed transaction is stored before it is
- * broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and never makes
- * a second launch. The launch row itself is the indexer's; this answers from the receipt.
+ * tiers, window and tax bounds and the image like an agent launch's, counts it against the
+ * relayer's budget (the client's hour, the day: 429 past either, nothing sent), then the
+ * relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
+ * before it is broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and
+ * never makes a second launch. The launch row itself is the indexer's; this answers from the
+ * receipt.
+ *
+ * @example
+ * const answer = await createDepositLaunch(deps, { creator, client, body, log });
  */
 export async function createDepositLaunch(
   d: DepositLaunchDeps,
-  p: { creator: Address; body: CreateLaunchInput; idempotencyKey?: string; log: Logger },
+  p: CreateDepositLaunchParameters,
 ): Promise<CreateAnswer> {
   const { sql } = d;
   if (p.idempotencyKey) {
@@ -75,8 +91,11 @@ export async function createDepositLaunch(
       return finish(d, seen, p.log);
     }
   }
-  const data = await checkAgainstChain(d, p.body, p.creator);
-  const row = await sql.begin(async (tx) => {
+  const budget = { budget: d.budget, client: p.client };
+  await refuseOverBudget(sql, budget);
+  const data = await launchCalldata(d, p.body, p.creator);
+  const { gas, maxWei } = await priced(d, data);
+  const started = await sql.begin(async (tx) => {
     // One creator at a time: the count and the insert must not interleave.
     await tx`select pg_advisory_xact_lock(${LOCK_NAMESPACES.depositCreator}, hashtext(${p.creator}))`;
     await checkBudget(tx as unknown as Sql, p.creator);
@@ -87,26 +106,52 @@ export async function createDepositLaunch(
         tx = null, launch = null, error_detail = null, updated_at = now(), created_at = now()
         where app.deposit_launch_requests.status = 'failed'
       returning *`;
-    return r;
+    if (!r) return undefined;
+    // Over the relayer's budget: the 429 rolls the request row back with the reservation.
+    const spendId = await reserveOrRefuse(tx as unknown as Sql, { ...budget, maxWei });
+    return { row: r, spendId };
   });
-  if (!row) {
+  if (!started) {
     throw new HttpError("rate_limited", {
       message: "a request with this Idempotency-Key is in flight; retry in a few seconds",
       headers: { "Retry-After": "2" },
     });
   }
+  const { row, spendId } = started;
   try {
-    const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [{ to: d.factory, data }], ([stored]) =>
-      sql`update app.deposit_launch_requests set tx = ${sql.json(stored as never)}, updated_at = now()
-          where request_id = ${row.request_id}`.then(() => {}),
+    const call = { to: d.factory, data, gas };
+    const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [call], ([stored]) =>
+      sql
+        .begin(async (t) => {
+          await t`update app.deposit_launch_requests set tx = ${t.json(stored as never)}, updated_at = now()
+          where request_id = ${row.request_id}`;
+          await markRelayerSpendSent(t as unknown as Sql, spendId, stored as StoredTx);
+        })
+        .then(() => {}),
     );
     row.tx = tx ?? null;
   } catch (error) {
     await fail(sql, row.request_id, error);
-    throw upstream(row.request_id, error);
+    await releaseRelayerSpend(sql, spendId);
+    throw relayerFailure(row.request_id, error);
   }
   d.killAfterStore?.();
   return finish(d, row, p.log);
+}
+
+/** createLaunch's gas estimate from the relayer, and the most it can cost at today's price. */
+async function priced(d: DepositLaunchDeps, data: Hex) {
+  const [gas, gasPrice] = await Promise.all([
+    d.client.estimateGas({ account: d.relayer.address, to: d.factory, data }),
+    d.client.getGasPrice(),
+  ]).catch((error: unknown) => {
+    // Before any request row: no launch request to name; the answer's requestId finds the log.
+    throw new HttpError("upstream_error", {
+      message: `${LAUNCH_FAILURE_WORDS.upstream_error}; retry after 1 s, 2 s, 4 s, then quote the requestId to the operator`,
+      cause: error,
+    });
+  });
+  return { gas, maxWei: gasLimitFor(gas) * gasPrice };
 }
 
 function relayerOf(d: DepositLaunchDeps, log: Logger): Relayer {
@@ -137,12 +182,13 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
       launchRequestId: row.request_id,
     });
   }
+  await settleRelayerSpend(d.sql, row.tx, outcome.kind === "mined" ? outcome.receipt : null);
   if (outcome.kind === "dropped" || outcome.receipt.status !== "success") {
     const why = new Error(
       `createLaunch ${row.tx.hash} ${outcome.kind === "dropped" ? "was dropped" : "reverted"}`,
     );
     await fail(d.sql, row.request_id, why);
-    throw upstream(row.request_id, why);
+    throw relayerFailure(row.request_id, why);
   }
   const launch = fromReceipt(outcome.receipt.logs, row.tx.hash, row.request_id);
   await d.sql`update app.deposit_launch_requests set status = 'created', launch = ${d.sql.json(launch as never)},
@@ -158,7 +204,7 @@ function fromReceipt(
   const [created] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchCreated" });
   const [meta] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchMetadata" });
   if (!created || !meta)
-    throw upstream(requestId, new Error(`createLaunch ${txHash} emitted no LaunchCreated`));
+    throw relayerFailure(requestId, new Error(`createLaunch ${txHash} emitted no LaunchCreated`));
   const a = created.args;
   const lower = (x: string) => x.toLowerCase();
   return {
@@ -177,61 +223,6 @@ function fromReceipt(
     status: "open" as const,
     txHash: txHash.toLowerCase() as Hex,
   };
-}
-
-/** The body's chain-bound checks (tier enabled, close window, image), then the calldata. */
-async function checkAgainstChain(
-  d: DepositLaunchDeps,
-  b: CreateLaunchInput,
-  creator: Address,
-): Promise<Hex> {
-  if (Number(b.tier) > 255) throw invalid("tier", `tier ${b.tier} is not a tier id (0-255)`);
-  const f = { address: d.factory, abi: launchFactoryAbi } as const;
-  const [tier, maxDuration, block] = await Promise.all([
-    d.client.readContract({ ...f, functionName: "tiers", args: [Number(b.tier)] }),
-    d.client.readContract({ ...f, functionName: "MAX_DURATION" }),
-    d.client.getBlock({ blockTag: "latest" }),
-  ]).catch((error: unknown) => {
-    throw new HttpError("unavailable", {
-      message: "the chain could not be read; retry",
-      cause: error,
-    });
-  });
-  if (!tier.enabled) throw invalid("tier", `tier ${b.tier} is not enabled on the factory`);
-  const now = Number(block.timestamp);
-  const earliest = now + DEPOSIT_LAUNCH_LIMITS.minOpenSeconds;
-  const latest = now + Number(maxDuration);
-  if (b.closeTimestamp < earliest || b.closeTimestamp > latest) {
-    throw invalid(
-      "closeTimestamp",
-      `must be between ${earliest} and ${latest} (chain time ${now})`,
-    );
-  }
-  try {
-    await checkImage({ url: b.image, trustedOrigins: d.trustedImageOrigins });
-  } catch (error) {
-    if (error instanceof ImageCheckError) throw invalid("image", error.message);
-    throw error;
-  }
-  const metadata = JSON.stringify({
-    description: b.description,
-    image: b.image,
-    socials: b.socials ?? {},
-  });
-  return encodeFunctionData({
-    abi: launchFactoryAbi,
-    functionName: "createLaunch",
-    args: [
-      Number(b.tier),
-      b.name,
-      b.symbol,
-      metadata,
-      BigInt(b.closeTimestamp),
-      b.buyTaxBps,
-      b.sellTaxBps,
-      creator,
-    ],
-  });
 }
 
 /**
@@ -272,7 +263,7 @@ function causeText(error: unknown): string {
 }
 
 /** The caller's answer to a createLaunch that failed: fixed words and the request's id. */
-function upstream(requestId: string, cause: unknown) {
+function relayerFailure(requestId: string, cause: unknown) {
   return new HttpError("upstream_error", {
     message: launchFailureMessage("upstream_error", requestId),
     launchRequestId: requestId,

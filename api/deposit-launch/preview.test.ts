@@ -35,6 +35,7 @@ beforeAll(async () => {
         factory,
         chainId: chain.record.chainId,
         trustedImageOrigins: [],
+        budget: { perClientPerHour: 10, perDayWei: parseEther("1") },
       },
     },
   });
@@ -130,6 +131,7 @@ describe("POST /v2/launches/{id}/preview", () => {
           factory: chain.record.contracts.launchFactory as Address,
           chainId: chain.record.chainId,
           trustedImageOrigins: [],
+          budget: { perClientPerHour: 10, perDayWei: parseEther("1") },
         },
       },
     });

@@ -65,6 +65,35 @@ export const CreatedLaunch = z
   .openapi("CreatedLaunch");
 export type CreatedLaunchBody = z.infer<typeof CreatedLaunch>;
 
+/** What POST /v2/launches/transaction answers: createLaunch for the wallet itself to send. */
+export const LaunchTransaction = z
+  .object({
+    transaction: z
+      .object({
+        from: Address.openapi({ description: "The signed-in wallet: it sends and pays" }),
+        to: Address.openapi({ description: "The launch factory" }),
+        data: z
+          .string()
+          .regex(/^0x([0-9a-f]{2})+$/)
+          .openapi({ description: "createLaunch's calldata, the wallet as creator" }),
+        value: Wei.openapi({ description: "Always 0: createLaunch takes no BNB" }),
+        chainId: z.number().int().openapi({ example: 56 }),
+        gas: Wei.openapi({
+          description: "A gas limit: eth_estimateGas from the wallet now, with 20 % headroom",
+        }),
+      })
+      .openapi({ description: "Unsigned: sign and send it with the wallet (eth_sendTransaction)" }),
+    launchCreatedTopic: z
+      .string()
+      .regex(/^0x[0-9a-f]{64}$/)
+      .openapi({
+        description:
+          "topics[0] of the factory's LaunchCreated log in the receipt; its topics[1] is the launch id (GET /v2/launches/{id})",
+      }),
+  })
+  .openapi("LaunchTransaction");
+export type LaunchTransactionBody = z.infer<typeof LaunchTransaction>;
+
 /** The `id` path parameter of `/v2/launches/{id}/...`: the launch number or its vault. */
 export const LaunchParams = z.object({
   id: z

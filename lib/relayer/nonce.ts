@@ -30,6 +30,8 @@ export type RelayerCall = {
   to: Address;
   data?: Hex;
   value?: bigint;
+  /** The call's gas estimate when the caller made it already (to price it before sending). */
+  gas?: bigint;
 };
 
 // One waiter per process on the advisory lock: the others queue here, not on DB connections.

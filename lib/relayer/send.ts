@@ -7,6 +7,17 @@ import {
   withRelayerNonce,
 } from "./nonce.ts";
 
+/**
+ * The gas limit the relayer signs a call with: its estimate and 20 % headroom, so a state that
+ * moved a little between estimate and block does not run it out of gas.
+ *
+ * @example
+ * gasLimitFor(1_600_000n); // 1_920_000n
+ */
+export function gasLimitFor(estimate: bigint): bigint {
+  return (estimate * 12n) / 10n;
+}
+
 /** Callers' calls waiting for the relayer's nonce. */
 type Batch = {
   calls: RelayerCall[];
@@ -38,8 +49,10 @@ export async function sendRelayerTxs(
   const { client, relayer } = r;
   // Estimated before taking the lock: the gas does not depend on the nonce.
   const gases = await Promise.all(
-    calls.map((c) =>
-      client.estimateGas({ account: relayer.address, to: c.to, data: c.data, value: c.value }),
+    calls.map(
+      (c) =>
+        c.gas ??
+        client.estimateGas({ account: relayer.address, to: c.to, data: c.data, value: c.value }),
     ),
   );
   const address = relayer.address.toLowerCase();
@@ -93,7 +106,7 @@ async function signStoreSend(r: Relayer, batches: Batch[]): Promise<void> {
           to: c.to,
           data: c.data,
           value: c.value,
-          gas: ((batch.gases[i] as bigint) * 12n) / 10n,
+          gas: gasLimitFor(batch.gases[i] as bigint),
           gasPrice,
         });
         txs.push({ hash: keccak256(raw), raw, nonce: nonce + i });

@@ -2,14 +2,16 @@ import {
   type Address,
   createWalletClient,
   encodeFunctionData,
+  type Hex,
   hashMessage,
+  hexToBigInt,
   http,
   keccak256,
   parseEther,
   serializeErc6492Signature,
   zeroAddress,
 } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import { launchVaultAbi } from "../../abis/LaunchVault.ts";
@@ -21,7 +23,7 @@ import { chainClient, readRecord, stackSql } from "../helpers/launch.ts";
 import { sharedStack } from "../helpers/shared-stack.ts";
 import { type Body, client, openApiChecker, signIn } from "./helpers.ts";
 
-// what: Wallet sessions (SIWE, EIP-1271, EIP-6492) and deposit launches on a real stack: refusals that send nothing, the relayer, previews, on-chain deposits, another session, a crash before sending, the per-wallet limit
+// what: Wallet sessions (SIWE, EIP-1271, EIP-6492) and deposit launches on a real stack: refusals that send nothing, the relayer, previews, on-chain deposits, another session, a crash before sending, a wallet that pays for its own launch, the per-wallet limit
 // Accounts 5 to 9 of the devnet mnemonic are browser-less users (no other shared suite launches
 // or deposits with them).
 const users = [5, 6, 7, 8, 9].map((addressIndex) =>
@@ -348,6 +350,54 @@ describe("a browser-less client", () => {
       headers: { "idempotency-key": "crashed" },
     });
     expect(other.status).toBe(400);
+  });
+
+  it("a wallet that pays for itself: the API answers the transaction, the wallet sends it, the launch is indexed like any other", async () => {
+    const self = privateKeyToAccount(generatePrivateKey());
+    await chain.request({
+      method: "anvil_setBalance" as never,
+      params: [self.address, `0x${parseEther("1").toString(16)}`] as never,
+    });
+    const relayer = record.accounts.relayer;
+    const relayerNonce = await chain.getTransactionCount({ address: relayer, blockTag: "pending" });
+    const s = await signIn(stack.apiUrl, self, { web: env.WEB_URL });
+    const r = await call("POST", "/v2/launches/transaction", {
+      body: await body({ name: "Self Paid", symbol: "SELF" }),
+      cookie: s.cookie,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(check("/v2/launches/transaction", "post", 200, r.body)).toEqual([]);
+    const { transaction: tx, launchCreatedTopic } = r.body.data;
+    const wallet = createWalletClient({
+      account: self,
+      transport: http(`http://127.0.0.1:${env.DEVNET_PORT}`),
+    });
+    const hash = await wallet.sendTransaction({
+      chain: null,
+      to: tx.to,
+      data: tx.data,
+      gas: BigInt(tx.gas),
+    });
+    const receipt = await chain.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    const log = receipt.logs.find((l) => l.topics[0] === launchCreatedTopic);
+    const id = hexToBigInt(log?.topics[1] as Hex).toString();
+    const indexed = await waitFor("the self-paid launch indexed", async () => {
+      const g = await call("GET", `/v2/launches/${id}`);
+      return g.status === 200 ? g.body.data : undefined;
+    });
+    expect(indexed).toMatchObject({
+      id,
+      name: "Self Paid",
+      creator: self.address.toLowerCase(),
+      status: "open",
+    });
+    const mine = await call("GET", `/v2/users/${self.address}/launches`);
+    expect(mine.body.data.items.map((l: Body) => [l.id, l.created])).toEqual([[id, true]]);
+    // The relayer sent nothing for it.
+    expect(await chain.getTransactionCount({ address: relayer, blockTag: "pending" })).toBe(
+      relayerNonce,
+    );
   });
 
   it("limits a wallet to 5 launches an hour", async () => {

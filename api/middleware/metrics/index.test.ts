@@ -118,6 +118,7 @@ describe("docs/grafana-dashboard.json", () => {
       import("../../../lib/metrics/pollers.ts"),
       import("../../../lib/metrics/indexer.ts"),
       import("../../../lib/metrics/ws.ts"),
+      import("../../../lib/metrics/relayer.ts"),
     ]);
     const dashboard = readFileSync(
       new URL("../../../docs/grafana-dashboard.json", import.meta.url),
