@@ -43,6 +43,39 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * What a failed launch tells its caller, per code: fixed words, never the cause (an upstream's
+ * URL, a database error, a signer's message). The caller quotes the launch's id to an operator,
+ * who reads the cause at `GET /v2/admin/launches/{launchId}` (and in the logs).
+ */
+export const LAUNCH_FAILURE_WORDS = {
+  LAUNCHPAD_ERROR: "the launch failed at four.meme or on chain",
+  ORCHESTRATOR_UNAVAIL:
+    "the launch failed at the signer, the chain or the launch service's own infrastructure",
+  upstream_error: "the relayer's createLaunch transaction failed; nothing was created",
+  unavailable: "the createLaunch transaction is not mined yet",
+} as const satisfies Partial<Record<ErrorCode, string>>;
+
+export type LaunchFailureCode = keyof typeof LAUNCH_FAILURE_WORDS;
+
+/**
+ * The whole public sentence of a failed launch: its code's fixed words, what to do, and the id
+ * to quote to an operator.
+ *
+ * @example
+ * launchFailureMessage("LAUNCHPAD_ERROR", launchId);
+ * // "the launch failed at four.meme or on chain; retry after 1 s, 2 s, 4 s with the same
+ * //  Idempotency-Key, then quote launch <launchId> to the operator"
+ */
+export function launchFailureMessage(code: LaunchFailureCode, launchId: string): string {
+  // A deposit launch that failed has no launch number: its id is its request's.
+  const what = code === "upstream_error" || code === "unavailable" ? "launch request" : "launch";
+  const then = `quote ${what} ${launchId} to the operator`;
+  if (code === "unavailable")
+    return `${LAUNCH_FAILURE_WORDS[code]}; retry with the same Idempotency-Key, or ${then}`;
+  return `${LAUNCH_FAILURE_WORDS[code]}; retry after 1 s, 2 s, 4 s with the same Idempotency-Key, then ${then}`;
+}
+
 /** SQLSTATEs of text the database cannot hold: 22021 invalid byte sequence (NUL), 22P05. */
 const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
 
@@ -72,6 +105,8 @@ export type HttpErrorParameters = {
   cause?: unknown;
   /** A finer reason inside the code (the launch envelope's `code`, e.g. IMAGE_NOT_200). */
   reason?: string;
+  /** The deposit launch request a failure is about: the id its caller quotes to an operator. */
+  launchRequestId?: string;
 };
 
 /**
@@ -86,6 +121,7 @@ export class HttpError extends LaunchpadError<ErrorCode> {
   declare readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
   readonly reason?: string;
+  readonly launchRequestId?: string;
   constructor(code: ErrorCode, p: HttpErrorParameters) {
     super(code, {
       message: p.message,
@@ -95,6 +131,7 @@ export class HttpError extends LaunchpadError<ErrorCode> {
     });
     this.headers = p.headers;
     this.reason = p.reason;
+    this.launchRequestId = p.launchRequestId;
   }
   get status(): ContentfulStatusCode {
     return ERROR_STATUS[this.code];
@@ -194,6 +231,8 @@ export type ErrorBody = {
   details?: ErrorDetail[];
   /** A finer reason inside the code (a policy denial's code, e.g. leverage_above_max). */
   code?: string;
+  /** A failed deposit launch's request, to quote to an operator. */
+  launchRequestId?: string;
   requestId?: string;
 };
 
@@ -204,6 +243,8 @@ export type LaunchErrorBody = {
   detail?: string;
   code?: string;
   details?: ErrorDetail[];
+  /** The launch attempt a failure (or an unfinished launch) is about, to quote to an operator. */
+  launchId?: string;
 };
 
 /**
@@ -219,11 +260,16 @@ export function renderError(c: Context, error: unknown, envelope: Envelope = "co
   const e = c.get("bodyTooLarge")
     ? new HttpError("payload_too_large", { message: "the request body is too large" })
     : toHttpError(error, envelope);
+  // The cause of a 5xx goes to the log, never into the answer: an unexpected error in full, a
+  // mapped one (an upstream or the chain failing) with the cause it carries.
   if (e.status >= 500 && !(error instanceof HttpError)) {
     c.get("log")?.error(
       { err: e.cause ?? e },
       envelope === "launch" ? "launch error" : "unhandled error",
     );
+  } else if (e.status >= 500 && e.cause !== undefined) {
+    const ids = e.launchRequestId ? { launchRequestId: e.launchRequestId } : {};
+    c.get("log")?.warn({ err: e.cause, code: e.code, ...ids }, e.message);
   }
   for (const [k, v] of Object.entries(e.headers ?? {})) c.header(k, v);
   // Every 503 tells the client when to come back (a retryable outage, never a bare failure).
@@ -238,6 +284,7 @@ export function renderError(c: Context, error: unknown, envelope: Envelope = "co
   const body: ErrorBody = { ok: false, error: e.code, message: e.message };
   if (e.details) body.details = e.details;
   if (e.reason && e.code.startsWith("policy_")) body.code = e.reason;
+  if (e.launchRequestId) body.launchRequestId = e.launchRequestId;
   const requestId = c.get("requestId");
   if (requestId) body.requestId = requestId;
   return c.json(body, e.status);

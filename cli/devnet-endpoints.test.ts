@@ -54,4 +54,18 @@ describe("localEndpoints", () => {
     // URLs only: no credential of any stand-in.
     expect(JSON.stringify(e)).not.toMatch(/secret|apiKey|token/i);
   });
+
+  it("shows a configured second chain's RPC without its key", () => {
+    const key = "8f3a9c1d2b7e4f60a5c3d1e9b7f2a4c6";
+    const config = loadConfig(
+      {
+        LAUNCHPAD_DATA_DIR: dir,
+        ARBITRUM_RPC_URL: `https://arb-mainnet.g.alchemy.com/v2/${key}`,
+      },
+      dir,
+    );
+    const e = localEndpoints(config);
+    expect(e.arbitrum?.rpcUrl).toBe("https://arb-mainnet.g.alchemy.com/***");
+    expect(JSON.stringify(e)).not.toContain(key);
+  });
 });

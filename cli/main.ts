@@ -1,5 +1,7 @@
+import { inspect } from "node:util";
 import { Command } from "commander";
-import { ConfigError } from "../lib/config.ts";
+import { ConfigError, readDotEnv } from "../lib/config.ts";
+import { secretUrlRedactor, secretUrlsOf } from "../lib/secret-urls.ts";
 
 /**
  * Each command's module, loaded only when its command runs: every role of a stack is a process
@@ -53,11 +55,13 @@ for (const name of load) program.addCommand(await (COMMANDS[name] as () => Promi
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // What reaches here was not logged: an RPC error's message names its URL, key and all.
+  const redact = secretUrlRedactor(secretUrlsOf({ ...readDotEnv(), ...process.env }));
   // Configuration problems are one line naming the variable; anything else keeps its stack.
   if (error instanceof ConfigError) {
-    console.error(`launchpad: ${error.message}`);
+    console.error(redact(`launchpad: ${error.message}`));
     process.exit(2);
   }
-  console.error(error);
+  console.error(redact(inspect(error)));
   process.exit(1);
 }

@@ -6,6 +6,7 @@ import { pipeLines } from "../lib/lines.ts";
 import { isPortFree, portHolders } from "../lib/local/net.ts";
 import { killStale } from "../lib/local/pidfile.ts";
 import { startEmbeddedPostgres } from "../lib/local/postgres/embedded.ts";
+import { redactUrl, secretUrlRedactor, secretUrlsOf } from "../lib/secret-urls.ts";
 import { SUPERVISOR_LIMITS } from "./limits.ts";
 import { restartDecision } from "./restart-policy.ts";
 import { rpcErrorInLog, startIndexerWatchdog } from "./watchdog.ts";
@@ -56,7 +57,10 @@ type ReadyMessage = { type?: string };
  * child in reverse order and exit 0.
  */
 export async function runSupervisor(config: Config): Promise<void> {
-  const say = (role: string, line: string) => process.stdout.write(`[${role}] ${line}\n`);
+  // The roles' loggers hide RPC keys and database passwords; a line Node prints itself (a
+  // crash's stack) does not pass through them, so every line relayed here is redacted too.
+  const redact = secretUrlRedactor(secretUrlsOf(config));
+  const say = (role: string, line: string) => process.stdout.write(`[${role}] ${redact(line)}\n`);
   const stack: { name: string; stop: () => Promise<void> }[] = [];
   const managed = new Map<Role, Managed>();
   const ready = new Set<Role>();
@@ -147,7 +151,7 @@ export async function runSupervisor(config: Config): Promise<void> {
       if (role === "indexer") watchdog?.reset();
       const onLine = (line: string) => {
         if (role === "indexer") lastRpcError = rpcErrorInLog(line) ?? lastRpcError;
-        m.tail.push(line);
+        m.tail.push(redact(line));
         if (m.tail.length > SUPERVISOR_LIMITS.tailLines) m.tail.shift();
         say(role, line);
       };
@@ -223,7 +227,7 @@ export async function runSupervisor(config: Config): Promise<void> {
       },
     });
     stack.push({ name: "watchdog", stop: watchdog.stop });
-    process.stdout.write(banner(config, databaseUrl));
+    process.stdout.write(startBanner(config, databaseUrl));
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`launchpad: ${error.message}\n`);
     else
@@ -278,13 +282,22 @@ async function waitForReady(
   }
 }
 
-function banner(config: Config, databaseUrl: string): string {
-  const db = databaseUrl.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
+/**
+ * What `launchpad start` prints once the API answers: every URL of the stack.
+ *
+ * @example
+ * process.stdout.write(startBanner(config, databaseUrl));
+ */
+export function startBanner(config: Config, databaseUrl: string): string {
   const rows = [
     ["Web", `${config.WEB_URL} (agent pages, launches)`],
     ["API", config.apiUrl],
     ["WebSocket", config.wsUrl],
-    ["RPC", `${config.rpcUrls.join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`],
+    // Scheme, host and port only: hosted RPC URLs carry their API key in the path or query.
+    [
+      "RPC",
+      `${config.rpcUrls.map(redactUrl).join(", ")}${config.devnet ? " (devnet, chain id 56)" : ""}`,
+    ],
     ...(config.devnet
       ? [
           [
@@ -293,10 +306,9 @@ function banner(config: Config, databaseUrl: string): string {
           ] as [string, string],
         ]
       : config.ARBITRUM_RPC_URL
-        ? // The origin only: hosted RPC URLs carry their API key in the path.
-          [["Arbitrum", new URL(config.ARBITRUM_RPC_URL).origin] as [string, string]]
+        ? [["Arbitrum", redactUrl(config.ARBITRUM_RPC_URL)] as [string, string]]
         : []),
-    ["Database", `${db}${config.DATABASE_URL ? "" : " (embedded)"}`],
+    ["Database", `${redactUrl(databaseUrl)}${config.DATABASE_URL ? "" : " (embedded)"}`],
     ["Indexer", `http://127.0.0.1:${config.PONDER_PORT}/status`],
     [
       "Metrics",

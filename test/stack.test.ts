@@ -125,9 +125,7 @@ describe("launchpad start", () => {
     expect(out).toContain(`API        http://127.0.0.1:${env.PORT}`);
     expect(out).toContain(`WebSocket  ws://127.0.0.1:${env.PORT}/ws`);
     expect(out).toContain(`RPC        http://127.0.0.1:${env.DEVNET_PORT} (devnet, chain id 56)`);
-    expect(out).toMatch(
-      /Database {3}postgres:\/\/launchpad:\*\*\*@127\.0\.0\.1:\d+\/launchpad \(embedded\)/,
-    );
+    expect(out).toMatch(/Database {3}postgres:\/\/\*\*\*@127\.0\.0\.1:\d+\/\*\*\* \(embedded\)/);
     expect(out).toContain(`Data dir   ${env.LAUNCHPAD_DATA_DIR}`);
     // Each child's lines carry its role.
     for (const role of ["[api]", "[worker]", "[indexer]", "[postgres]", "[web]"])

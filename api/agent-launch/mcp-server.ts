@@ -23,7 +23,7 @@ export function createLaunchMcpServer(p: LaunchMcpParameters): McpServer {
     {
       title: "Launch agent token",
       description:
-        "Launch the authenticated agent's token on BSC (chain 56): wallet, treasury Safe, ERC-8004 identity and a 2%/2% tax token. Once per agent. Authenticate the MCP session with the agent key (Authorization: Bearer agk_...).",
+        "Launch the authenticated agent's token on BSC (chain 56): wallet, treasury Safe, ERC-8004 identity and a 2%/2% tax token. Once per agent. Authenticate the MCP session with the agent key (Authorization: Bearer agk_...). A failed launch answers a fixed detail and a launchId: retry as it says, then quote the launchId to the operator.",
       inputSchema: LaunchRequestShape,
     },
     async (args) => {

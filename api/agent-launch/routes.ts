@@ -64,8 +64,12 @@ const launchRoute = (d: { sql: Sql; launch: LaunchDeps }) =>
     responses: {
       200: jsonResponse("Launched", LaunchResponse),
       ...launchGuardErrors(),
-      502: launchErrorResponse("LAUNCHPAD_ERROR: retry after 1 s, 2 s, 4 s"),
-      503: launchErrorResponse("ORCHESTRATOR_UNAVAIL: retry after 1 s, 2 s, 4 s"),
+      502: launchErrorResponse(
+        "LAUNCHPAD_ERROR: the launch failed at four.meme or on chain. `detail` is fixed per code, never the cause; retry after 1 s, 2 s, 4 s, then quote `launchId` to the operator",
+      ),
+      503: launchErrorResponse(
+        "ORCHESTRATOR_UNAVAIL: the launch failed at the signer, the chain or the service's own infrastructure (or still runs at the deadline); `detail` is fixed, never the cause; retry after 1 s, 2 s, 4 s with the same Idempotency-Key, then quote `launchId` to the operator",
+      ),
     },
   });
 

@@ -39,5 +39,9 @@ export const LaunchError = z
     detail: z.string().optional(),
     code: z.string().optional().describe("a finer reason, e.g. IMAGE_NOT_200"),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    launchId: z.string().optional().openapi({
+      description:
+        "On LAUNCHPAD_ERROR and ORCHESTRATOR_UNAVAIL: the launch attempt's id. `detail` says what failed in fixed words per code, never the cause; quote this id to the operator, who sees the cause",
+    }),
   })
   .openapi("LaunchError");

@@ -3,7 +3,7 @@ import type { LaunchRequestData, SagaRow } from "../../jobs/launch/producer.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import { countHit } from "../../lib/rate-limit.ts";
-import { HttpError, type LaunchErrorBody } from "../errors.ts";
+import { HttpError, type LaunchErrorBody, launchFailureMessage } from "../errors.ts";
 import { LAUNCH_API_LIMITS } from "../limits.ts";
 import type { LaunchRequestBody, LaunchResponseBody } from "./schema.ts";
 
@@ -50,6 +50,23 @@ const err = (status: LaunchAnswer["status"], error: string, detail: string): Lau
   status,
   body: { ok: false, error, detail },
 });
+
+/**
+ * A failed attempt's answer: the code's fixed words and the attempt's id, never the stored
+ * cause (`error_detail`: an upstream's URL, a database error), which is the operator's.
+ */
+const failed = (s: SagaRow): LaunchAnswer => {
+  const code = s.error_code === "LAUNCHPAD_ERROR" ? "LAUNCHPAD_ERROR" : "ORCHESTRATOR_UNAVAIL";
+  return {
+    status: code === "LAUNCHPAD_ERROR" ? 502 : 503,
+    body: {
+      ok: false,
+      error: code,
+      detail: launchFailureMessage(code, s.launch_id),
+      launchId: s.launch_id,
+    },
+  };
+};
 
 /**
  * The launch after authentication and body validation: agent match, one launch per agent,
@@ -116,6 +133,7 @@ async function startLaunch(
     insert into app.launch_sagas (agent_id, status, request) values (${body.agentId}, 'running', ${sql.json(request as never)})
     on conflict (agent_id) do update set status = 'running', attempt = app.launch_sagas.attempt + 1,
       request = excluded.request, error_code = null, error_detail = null, step = null,
+      launch_id = gen_random_uuid(),
       lease_owner = null, lease_until = null, started_at = now(), updated_at = now(), finished_at = null,
       -- Args bound to an earlier name or ticker are useless once the request changed.
       create_arg = case when app.launch_sagas.create_tx is null and app.launch_sagas.request is distinct from excluded.request then null else app.launch_sagas.create_arg end,
@@ -144,16 +162,15 @@ async function waitForSaga(d: LaunchDeps, agentId: string): Promise<LaunchAnswer
     const [s] = await d.sql<(SagaRow & { tx_hash: string | null })[]>`
       select * from app.launch_sagas where agent_id = ${agentId}`;
     if (s?.status === "succeeded") return { status: 200, body: launchResponse(d, s) };
-    if (s?.status === "failed") {
-      const code = s.error_code === "LAUNCHPAD_ERROR" ? "LAUNCHPAD_ERROR" : "ORCHESTRATOR_UNAVAIL";
-      return err(code === "LAUNCHPAD_ERROR" ? 502 : 503, code, s.error_detail ?? "launch failed");
-    }
+    if (s?.status === "failed") return failed(s);
     if (Date.now() > deadline) {
-      return err(
-        503,
-        "ORCHESTRATOR_UNAVAIL",
-        "the launch is still running; retry with the same Idempotency-Key for its result",
-      );
+      const detail =
+        "the launch is still running; retry with the same Idempotency-Key for its result";
+      const launchId = s ? { launchId: s.launch_id } : {};
+      return {
+        status: 503,
+        body: { ok: false, error: "ORCHESTRATOR_UNAVAIL", detail, ...launchId },
+      };
     }
     await sleep(LAUNCH_API_LIMITS.pollMs);
   }

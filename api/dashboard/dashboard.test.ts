@@ -260,6 +260,28 @@ describe("dashboard writes", () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("a persona handle is an X username: 1-15 letters, digits or _; longer is a 400 that says so", async () => {
+    // The social poller asks X for the handle: one X refuses would be asked for every round.
+    const a = await createAgent(db.sql, { name: "Handle agent" });
+    const put = (handle: string) =>
+      checked("PUT", "/v2/agents/{agent}/persona", `/v2/agents/${a.agentId}/persona`, {
+        key: a.apiKey,
+        body: { name: "Ava", handle },
+      });
+    for (const handle of ["a".repeat(16), "ava_agent_0123456789_long_name_x", "@ava_agent"]) {
+      const r = await put(handle);
+      expect(r.status, handle).toBe(400);
+      expect(r.body.details).toEqual([
+        { path: "handle", message: "must be an X username: 1-15 letters, digits or _, without @" },
+      ]);
+    }
+    const stored = () =>
+      db.sql`select handle from app.agent_personas where agent_id = ${a.agentId}`;
+    expect(await stored()).toEqual([]);
+    expect((await put("a".repeat(15))).status).toBe(200);
+    expect(await stored()).toEqual([{ handle: "a".repeat(15) }]);
+  });
+
   it("every body write checks the key before the body, and takes only application/json", async () => {
     const c = agents[2] as Agent;
     const writes: [string, string, string, unknown][] = [

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { X_USERNAME, X_USERNAME_RULE } from "../../services/x/protocol.ts";
 import { Address, AddressInput, AgentParams, dataResponses, IsoTime } from "../http/schemas.ts";
 import { AGENT_NOT_FOUND } from "../middleware/agent-path/index.ts";
 
@@ -25,11 +26,8 @@ export const Link = z.object({
 export const PersonaBody = z
   .object({
     name: z.string().min(1).max(64),
-    handle: z
-      .string()
-      .regex(/^[A-Za-z0-9_]{1,32}$/, "must be 1-32 letters, digits or _")
-      .nullable()
-      .optional(),
+    // The social poller asks X for it: a name X refuses would be asked for every round.
+    handle: z.string().regex(X_USERNAME, `must be ${X_USERNAME_RULE}`).nullable().optional(),
     bio: z.string().max(2000).optional(),
     links: z.array(Link).max(10).optional(),
     imageUrl: HttpsUrl.nullable().optional(),

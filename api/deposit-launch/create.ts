@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import {
   type Address,
   BaseError,
+  ContractFunctionRevertedError,
   type Hex,
   type LocalAccount,
   type PublicClient,
@@ -19,10 +20,10 @@ import {
   settleRelayerSpend,
 } from "../../lib/relayer/spend.ts";
 import { waitRelayerTx } from "../../lib/relayer/wait.ts";
-import { HttpError } from "../errors.ts";
+import { HttpError, LAUNCH_FAILURE_WORDS, launchFailureMessage } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
 import { refuseOverBudget, reserveOrRefuse } from "./budget.ts";
-import { invalid, launchCalldata, upstream } from "./calldata.ts";
+import { invalid, launchCalldata } from "./calldata.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
 export type DepositLaunchDeps = {
@@ -132,7 +133,7 @@ export async function createDepositLaunch(
   } catch (error) {
     await fail(sql, row.request_id, error);
     await releaseRelayerSpend(sql, spendId);
-    throw upstream("the relayer could not send createLaunch; nothing was created", error);
+    throw relayerFailure(row.request_id, error);
   }
   d.killAfterStore?.();
   return finish(d, row, p.log);
@@ -144,7 +145,11 @@ async function priced(d: DepositLaunchDeps, data: Hex) {
     d.client.estimateGas({ account: d.relayer.address, to: d.factory, data }),
     d.client.getGasPrice(),
   ]).catch((error: unknown) => {
-    throw upstream("the relayer could not send createLaunch; nothing was created", error);
+    // Before any request row: no launch request to name; the answer's requestId finds the log.
+    throw new HttpError("upstream_error", {
+      message: `${LAUNCH_FAILURE_WORDS.upstream_error}; retry after 1 s, 2 s, 4 s, then quote the requestId to the operator`,
+      cause: error,
+    });
   });
   return { gas, maxWei: gasLimitFor(gas) * gasPrice };
 }
@@ -161,6 +166,7 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
     throw new HttpError("unavailable", {
       message: "this request is still being prepared; retry with the same Idempotency-Key",
       headers: { "Retry-After": "2" },
+      launchRequestId: row.request_id,
     });
   }
   const relayer = relayerOf(d, log);
@@ -171,25 +177,34 @@ async function finish(d: DepositLaunchDeps, row: Row, log: Logger): Promise<Crea
   });
   if (outcome.kind === "pending") {
     throw new HttpError("unavailable", {
-      message: `createLaunch ${row.tx.hash} is not mined yet; retry with the same Idempotency-Key`,
+      message: launchFailureMessage("unavailable", row.request_id),
       headers: { "Retry-After": "5" },
+      launchRequestId: row.request_id,
     });
   }
   await settleRelayerSpend(d.sql, row.tx, outcome.kind === "mined" ? outcome.receipt : null);
   if (outcome.kind === "dropped" || outcome.receipt.status !== "success") {
-    await fail(d.sql, row.request_id, new Error(`createLaunch ${row.tx.hash} did not succeed`));
-    throw upstream(`createLaunch ${row.tx.hash} did not succeed; nothing was created`);
+    const why = new Error(
+      `createLaunch ${row.tx.hash} ${outcome.kind === "dropped" ? "was dropped" : "reverted"}`,
+    );
+    await fail(d.sql, row.request_id, why);
+    throw relayerFailure(row.request_id, why);
   }
-  const launch = fromReceipt(outcome.receipt.logs, row.tx.hash);
+  const launch = fromReceipt(outcome.receipt.logs, row.tx.hash, row.request_id);
   await d.sql`update app.deposit_launch_requests set status = 'created', launch = ${d.sql.json(launch as never)},
     updated_at = now() where request_id = ${row.request_id}`;
   return { status: 201, body: { ok: true, data: launch } };
 }
 
-function fromReceipt(logs: Parameters<typeof parseEventLogs>[0]["logs"], txHash: Hex) {
+function fromReceipt(
+  logs: Parameters<typeof parseEventLogs>[0]["logs"],
+  txHash: Hex,
+  requestId: string,
+) {
   const [created] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchCreated" });
   const [meta] = parseEventLogs({ abi: launchFactoryAbi, logs, eventName: "LaunchMetadata" });
-  if (!created || !meta) throw upstream(`createLaunch ${txHash} emitted no LaunchCreated`);
+  if (!created || !meta)
+    throw relayerFailure(requestId, new Error(`createLaunch ${txHash} emitted no LaunchCreated`));
   const a = created.args;
   const lower = (x: string) => x.toLowerCase();
   return {
@@ -229,8 +244,29 @@ async function checkBudget(sql: Sql, creator: Address) {
   }
 }
 
+/**
+ * Marks the request failed with its cause: the operator's (`GET /v2/admin/launches/{id}`), never
+ * the caller's. A viem error's short message and details, a revert's error name; not its full
+ * message, which names the RPC URL.
+ */
 async function fail(sql: Sql, requestId: string, error: unknown) {
-  const detail = error instanceof BaseError ? error.shortMessage : (error as Error).message;
-  await sql`update app.deposit_launch_requests set status = 'failed', error_detail = ${detail.slice(0, 500)},
+  await sql`update app.deposit_launch_requests set status = 'failed', error_detail = ${causeText(error).slice(0, 500)},
     updated_at = now() where request_id = ${requestId}`;
+}
+
+function causeText(error: unknown): string {
+  if (!(error instanceof BaseError)) return (error as Error)?.message ?? String(error);
+  const revert = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (revert instanceof ContractFunctionRevertedError && revert.data?.errorName)
+    return `reverted: ${revert.data.errorName}`;
+  return error.details ? `${error.shortMessage} (${error.details})` : error.shortMessage;
+}
+
+/** The caller's answer to a createLaunch that failed: fixed words and the request's id. */
+function relayerFailure(requestId: string, cause: unknown) {
+  return new HttpError("upstream_error", {
+    message: launchFailureMessage("upstream_error", requestId),
+    launchRequestId: requestId,
+    cause,
+  });
 }

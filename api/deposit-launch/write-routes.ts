@@ -67,9 +67,11 @@ const routes = (d: LaunchWriteDeps) => ({
       429: errorResponse(
         "rate_limited: more than 5 launches per hour for this wallet, or past the relayer's budget (this client's hour, or the day)",
       ),
-      502: errorResponse("upstream_error: the relayer's createLaunch failed; nothing was created"),
+      502: errorResponse(
+        "upstream_error: the relayer's createLaunch failed; nothing was created. The message is fixed, never the cause; quote `launchRequestId` to the operator",
+      ),
       503: errorResponse(
-        "unavailable: the chain could not be reached or the transaction is not mined yet; retry with the same Idempotency-Key",
+        "unavailable: the chain could not be reached or the transaction is not mined yet (then with `launchRequestId`); retry with the same Idempotency-Key",
       ),
     },
   }),

@@ -17,6 +17,10 @@ export const ErrorEnvelope = z
     code: z.string().optional().openapi({
       description: "A finer reason inside `error`: a policy denial's code (docs/policies.md)",
     }),
+    launchRequestId: z.string().optional().openapi({
+      description:
+        "A failed deposit launch (POST /v2/launches): its request's id. The message says what failed in fixed words; quote this id to the operator, who sees the cause",
+    }),
     requestId: z.string().optional(),
   })
   .openapi("Error");

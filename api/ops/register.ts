@@ -7,6 +7,7 @@ import { registerDiscovery } from "./discovery.ts";
 import { registerFeatured } from "./featured.ts";
 import { type HealthRouteOptions, registerHealth, registerLiveness } from "./health.ts";
 import { type HeadBlockReader, registerIndexer, rpcHeadBlock } from "./indexer.ts";
+import { registerOperatorLaunches } from "./launches.ts";
 import { registerPollers } from "./pollers.ts";
 
 export type { HealthRouteOptions };
@@ -22,8 +23,8 @@ export function registerProbes(app: OpenAPIHono<AppEnv>, o: HealthRouteOptions) 
 
 /**
  * What an operator reads and does: the deep health check, AGENT.md and /docs, indexer and
- * poller status, and the operator endpoints (agents and their keys only where the launch
- * features are on).
+ * poller status, and the operator endpoints (a failed launch's cause; agents and their keys
+ * only where the launch features are on).
  */
 export function registerOps(
   app: OpenAPIHono<AppEnv>,
@@ -42,5 +43,6 @@ export function registerOps(
   registerIndexer(app, { sql: d.sql, settings: d.settings, headBlock: d.headBlock });
   registerPollers(app, { sql: d.sql });
   registerFeatured(app, { sql: d.sql, adminToken: d.adminToken });
+  registerOperatorLaunches(app, { sql: d.sql, adminToken: d.adminToken });
   if (d.agentAdmin) registerAdmin(app, { sql: d.sql, adminToken: d.adminToken });
 }

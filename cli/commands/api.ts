@@ -15,6 +15,7 @@ import { DB_LIMITS } from "../../lib/limits.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
 import { INSTANCE_DATABASES } from "../../lib/metrics/instances.ts";
 import { activePolicy } from "../../lib/policy/store.ts";
+import { secretUrlsOf } from "../../lib/secret-urls.ts";
 import { resolveWebhookSecrets } from "../../lib/webhooks/inbound/webhook-secrets.ts";
 import { outboundSettings } from "../../lib/webhooks/outbound/settings.ts";
 import { createHyperliquidClient } from "../../services/hyperliquid/client.ts";
@@ -35,7 +36,7 @@ export function apiCommand(): Command {
         "the API writes it into agents' registration files and links, and X's callback",
       );
       requireSecretsKey(config);
-      const log = createLogger("api", config.LOG_LEVEL);
+      const log = createLogger("api", config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
       surviveLostConnections(log);
       const databaseUrl = resolveDatabaseUrl(config);
       const sql = createSql(databaseUrl, {

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../../lib/config.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { secretUrlsOf } from "../../lib/secret-urls.ts";
 import { resolveWebhookSecrets } from "../../lib/webhooks/inbound/webhook-secrets.ts";
 import { onShutdown } from "../lifecycle.ts";
 
@@ -9,7 +10,7 @@ export function devnetCommand(): Command {
     .description("run the local BSC devnet (anvil, chain id 56) with the service's contracts")
     .action(async () => {
       const config = loadConfig();
-      const log = createLogger("devnet", config.LOG_LEVEL);
+      const log = createLogger("devnet", config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
       const { runDevnet } = await import("../../devnet/run.ts");
       const { deploymentRecordPath } = await import("../../devnet/record.ts");
       const chain = await runDevnet({ config, log: (line) => log.info(line) });

@@ -33,6 +33,7 @@ import {
 import { LOG_LIMITS } from "../../lib/limits.ts";
 import { errorThrottle } from "../../lib/log-throttle.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { secretUrlRedactor, secretUrlsOf } from "../../lib/secret-urls.ts";
 import { loadServiceConfig } from "../config.ts";
 import { onShutdown, reportReady } from "../lifecycle.ts";
 import { CLI_LIMITS } from "../limits.ts";
@@ -44,8 +45,12 @@ export function indexerCommand(): Command {
     .addCommand(statusCommand())
     .action(async () => {
       const config = await loadServiceConfig();
-      const log = createLogger("indexer", config.LOG_LEVEL);
+      const log = createLogger("indexer", config.LOG_LEVEL, {
+        secretUrls: secretUrlsOf(config),
+      });
       const databaseUrl = resolveDatabaseUrl(config);
+      // Ponder's own lines are relayed as they are written: its errors name the RPC URL.
+      const redact = secretUrlRedactor([...secretUrlsOf(config), databaseUrl]);
       const sql = createSql(databaseUrl, { max: 2, appName: "launchpad-indexer" });
       await migrate(sql);
       const chain = resolveChain(config);
@@ -198,7 +203,7 @@ export function indexerCommand(): Command {
             if (asked) void onBlockAsked(asked);
             const failed = ponderErrorInLog(line);
             if (failed && !ponderErrors.offer(failed.error, failed.msg)) return;
-            process.stdout.write(`${line}\n`);
+            process.stdout.write(`${redact(line)}\n`);
           },
         });
         child = c;

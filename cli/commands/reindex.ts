@@ -14,6 +14,7 @@ import {
 import { spawnPonder, stopPonder, waitForPonder } from "../../lib/indexer/ponder.ts";
 import { readIndexerStatus } from "../../lib/indexer/status.ts";
 import { freePort } from "../../lib/local/net.ts";
+import { secretUrlRedactor, secretUrlsOf } from "../../lib/secret-urls.ts";
 import { loadServiceConfig } from "../config.ts";
 import { CLI_LIMITS } from "../limits.ts";
 
@@ -51,6 +52,8 @@ export function reindexCommand(): Command {
       );
 
       let events = 0;
+      // Ponder's last lines, printed if it fails: its errors name the RPC URL, key and all.
+      const redact = secretUrlRedactor([...secretUrlsOf(config), databaseUrl]);
       const tail: string[] = [];
       const child = spawnPonder({
         config,
@@ -59,7 +62,7 @@ export function reindexCommand(): Command {
         port,
         viewsSchema: config.VIEWS_SCHEMA,
         onLine: (line) => {
-          tail.push(line);
+          tail.push(redact(line));
           if (tail.length > 20) tail.shift();
           const count = /"event_count":(\d+)/.exec(line)?.[1];
           if (count) events += Number(count);

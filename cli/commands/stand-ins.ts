@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig } from "../../lib/config.ts";
 import { resolveEndpoints, stewardMasterKey } from "../../lib/endpoints.ts";
 import { serveHttp } from "../../lib/http/serve.ts";
 import { createLogger, type Logger } from "../../lib/logger.ts";
+import { secretUrlsOf } from "../../lib/secret-urls.ts";
 import { loadServiceConfig } from "../config.ts";
 import { onShutdown, portTaken, reportReady } from "../lifecycle.ts";
 
@@ -33,7 +34,7 @@ function standInCommand(
 ): Command {
   return new Command(name).description(description).action(async () => {
     const config = await load();
-    const log = createLogger(name, config.LOG_LEVEL);
+    const log = createLogger(name, config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
     const standIn = await start(config, log);
     log.info({ url: standIn.url }, `${standIn.label} listening`);
     reportReady();

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { loadConfig, requirePublicBaseUrl } from "../../lib/config.ts";
 import { webServiceKey } from "../../lib/endpoints.ts";
 import { createLogger } from "../../lib/logger.ts";
+import { secretUrlsOf } from "../../lib/secret-urls.ts";
 import { startWeb } from "../../web/server.ts";
 import { onShutdown, portTaken, reportReady } from "../lifecycle.ts";
 
@@ -11,7 +12,7 @@ export function webCommand(): Command {
     .action(async () => {
       const config = loadConfig();
       requirePublicBaseUrl(config, "the web app sends browsers to the API at it");
-      const log = createLogger("web", config.LOG_LEVEL);
+      const log = createLogger("web", config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
       const serviceKey = webServiceKey(config);
       if (!serviceKey)
         log.warn(

@@ -6,6 +6,7 @@ import { resolveDatabaseUrl } from "../../lib/db/url.ts";
 import { startHeartbeat } from "../../lib/heartbeat/instances.ts";
 import { createLogger } from "../../lib/logger.ts";
 import { serveMetrics } from "../../lib/metrics/expose.ts";
+import { secretUrlsOf } from "../../lib/secret-urls.ts";
 import { loadServiceConfig } from "../config.ts";
 import { isAddressInUse, onShutdown, reportReady, surviveLostConnections } from "../lifecycle.ts";
 
@@ -21,7 +22,7 @@ export function workerCommand(): Command {
       const config = await loadServiceConfig();
       requirePublicBaseUrl(config, "the worker writes it into each agent's on-chain identity URI");
       requireSecretsKey(config);
-      const log = createLogger("worker", config.LOG_LEVEL);
+      const log = createLogger("worker", config.LOG_LEVEL, { secretUrls: secretUrlsOf(config) });
       surviveLostConnections(log);
       const worker = await startWorker({
         databaseUrl: resolveDatabaseUrl(config),

@@ -4,6 +4,7 @@ import { insertAgentEvents } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { createXClient, type XClient } from "../../services/x/client.ts";
 import { resolveX } from "../../services/x/config.ts";
+import { X_USERNAME } from "../../services/x/protocol.ts";
 import type { SagaRow } from "./row.ts";
 
 /** The service account that posts launch announcements, and where agent pages live. */
@@ -11,7 +12,6 @@ export type Announcer = { x: XClient; token: string; webUrl: string };
 
 /** The `agent_events` source of announcements; with `launch:<agentId>` its idempotency key. */
 export const ANNOUNCE_SOURCE = "launch-announcer";
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 
 /**
  * The announcer of a configuration: X (or its stand-in) and the service account's token;
@@ -44,7 +44,7 @@ export async function announceLaunch(ctx: { sql: Sql; log: Logger }, a: Announce
   try {
     const handle = saga.request.patronX?.trim().replace(/^@/, "");
     if (!handle) return;
-    if (!HANDLE.test(handle)) {
+    if (!X_USERNAME.test(handle)) {
       log.warn({ handle }, "patronX is not an X handle; no announcement");
       return;
     }

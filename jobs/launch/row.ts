@@ -17,6 +17,8 @@ export type SagaRow = {
   agent_id: string;
   status: "running" | "succeeded" | "failed";
   attempt: number;
+  /** This attempt's id: what a failed launch answers with for the caller to quote. */
+  launch_id: string;
   request: LaunchRequestData;
   step: string | null;
   error_code: string | null;
@@ -37,7 +39,9 @@ export type SagaRow = {
 };
 
 /** Columns a step may write. */
-export type SagaPatch = Partial<Omit<SagaRow, "agent_id" | "status" | "attempt" | "request">>;
+export type SagaPatch = Partial<
+  Omit<SagaRow, "agent_id" | "status" | "attempt" | "launch_id" | "request">
+>;
 
 /**
  * Writes a step's results into the saga row (and the in-memory copy).
@@ -62,6 +66,6 @@ export async function recordStep(
   phase: "begin" | "end" | "skip" | "error",
   detail?: Record<string, unknown>,
 ): Promise<void> {
-  await sql`insert into app.launch_steps (agent_id, attempt, step, phase, detail)
-    values (${saga.agent_id}, ${saga.attempt}, ${step}, ${phase}, ${detail ? sql.json(detail as never) : null})`;
+  await sql`insert into app.launch_steps (agent_id, attempt, launch_id, step, phase, detail)
+    values (${saga.agent_id}, ${saga.attempt}, ${saga.launch_id}, ${step}, ${phase}, ${detail ? sql.json(detail as never) : null})`;
 }

@@ -16,7 +16,7 @@ const WORKER_ID = `${process.pid}:${randomUUID().slice(0, 8)}`;
  * one worker runs it; renews the lease while it runs; every step is recorded before and after
  * and skips itself when the chain or the upstream already shows it done. On success the
  * agent is launched; on failure the saga and the agent are marked failed with the code the
- * launch request answers with.
+ * launch request answers with, and the cause (for the logs and the operator, never the caller).
  *
  * @example
  * await runSaga(ctx, agentId); // from the pg-boss handler
@@ -36,15 +36,15 @@ export async function runSaga(ctx: SagaContext, agentId: string): Promise<void> 
       set lease_until = now() + make_interval(secs => ${LAUNCH_LIMITS.leaseMs / 1000})
       where agent_id = ${agentId} and lease_owner = ${WORKER_ID}`.catch(() => {});
   }, LAUNCH_LIMITS.heartbeatMs);
-  const log = ctx.log.child({ agentId, attempt: saga.attempt });
+  const log = ctx.log.child({ agentId, attempt: saga.attempt, launchId: saga.launch_id });
   let current = "start";
   const runStep = async (step: SagaStep) => {
     current = step;
     // The saga's current step and the step's begin record in one statement (one round trip).
     await sql`with s as (
         update app.launch_sagas set step = ${step}, updated_at = now() where agent_id = ${agentId})
-      insert into app.launch_steps (agent_id, attempt, step, phase)
-      values (${agentId}, ${saga.attempt}, ${step}, 'begin')`;
+      insert into app.launch_steps (agent_id, attempt, launch_id, step, phase)
+      values (${agentId}, ${saga.attempt}, ${saga.launch_id}, ${step}, 'begin')`;
     const timed = timeSagaStep(step);
     const outcome = await STEPS[step](ctx, saga).catch((error: unknown) => {
       timed("error");

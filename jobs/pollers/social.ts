@@ -4,7 +4,7 @@ import type { Logger } from "../../lib/logger.ts";
 import { SOCIAL_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
 import { type PollKey, readCursor, recordFailure, recordSuccess } from "../../lib/pollers/state.ts";
 import { XRateLimited, type XReadClient } from "../../services/x/client.ts";
-import type { XTimelinePost } from "../../services/x/protocol.ts";
+import { X_USERNAME, X_USERNAME_RULE, type XTimelinePost } from "../../services/x/protocol.ts";
 import { POLLER_LIMITS } from "../limits.ts";
 
 /** Source of every event the social poller writes. */
@@ -28,7 +28,8 @@ export type SocialPollContext = {
 export async function pollSocialAgent(c: SocialPollContext, agentId: string): Promise<void> {
   const [persona] = await c.sql<{ handle: string | null }[]>`
     select handle from app.agent_personas where agent_id = ${agentId}`;
-  if (!persona?.handle) return;
+  // A handle X refuses (stored before the API checked it) is never asked for: X answers 400.
+  if (!persona?.handle || !X_USERNAME.test(persona.handle)) return;
   const handle = persona.handle;
   const key: PollKey = { poller: "social", agentId, target: handle.toLowerCase() };
   const { cursor, notBefore } = await readCursor(c.sql, key);
@@ -130,9 +131,33 @@ async function saveEngagement(tx: Sql, agentId: string, followers: number, posts
       polled_at = excluded.polled_at`;
 }
 
-/** Agents with an X handle in their persona. */
-export async function socialAgents(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ agent_id: string }[]>`
-    select agent_id from app.agent_personas where handle is not null order by agent_id`;
-  return rows.map((r) => r.agent_id);
+/**
+ * Whom each round of the social poller polls: agents whose persona has a handle X takes. A
+ * handle X refuses, stored before the API checked it (it took 16-32 characters), is left out
+ * with one log line per process and handle, instead of a 400 from X every round, forever.
+ *
+ * @example
+ * const agents = socialAgents(log); const ids = await agents(sql); // each round
+ */
+export function socialAgents(log: Logger): (sql: Sql) => Promise<string[]> {
+  const told = new Set<string>();
+  return async (sql) => {
+    const rows = await sql<{ agent_id: string; handle: string }[]>`
+      select agent_id, handle from app.agent_personas where handle is not null order by agent_id`;
+    const polled: string[] = [];
+    for (const r of rows) {
+      if (X_USERNAME.test(r.handle)) {
+        polled.push(r.agent_id);
+        continue;
+      }
+      const key = `${r.agent_id}:${r.handle}`;
+      if (told.has(key)) continue;
+      told.add(key);
+      log.warn(
+        { agentId: r.agent_id, handle: r.handle },
+        `persona handle is not ${X_USERNAME_RULE}: not polled until the agent saves one`,
+      );
+    }
+    return polled;
+  };
 }

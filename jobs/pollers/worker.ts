@@ -109,7 +109,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
     const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
-    specs.push(spec("social", socialAgents, (agentId) => pollSocialAgent(ctx, agentId)));
+    specs.push(spec("social", socialAgents(p.log), (agentId) => pollSocialAgent(ctx, agentId)));
   }
   return specs;
 }

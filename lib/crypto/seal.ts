@@ -6,6 +6,9 @@ export type Sealed = { iv: string; tag: string; ct: string };
 /**
  * Encrypts `plain` under a 32-byte key. `context` (a row id) is bound as associated data, so
  * a sealed value copied onto another row fails to open.
+ *
+ * @example
+ * const sealed = seal(key, secret, subscriptionId); // stored as JSON
  */
 export function seal(key: Buffer, plain: string, context = ""): Sealed {
   const iv = randomBytes(12);
@@ -15,12 +18,21 @@ export function seal(key: Buffer, plain: string, context = ""): Sealed {
   return { iv: iv.toString("hex"), tag: c.getAuthTag().toString("hex"), ct: ct.toString("hex") };
 }
 
+/** GCM's full tag, as `seal` writes it. */
+const TAG_BYTES = 16;
+
 /**
  * Decrypts a value from `seal`; a wrong key or context fails GCM's tag check (throws) instead
- * of returning garbage.
+ * of returning garbage. The tag must be whole: without `authTagLength` Node takes a tag of 4 to
+ * 16 bytes and checks only those, so a tag cut to 4 bytes would be a 2^32 guess to forge.
+ *
+ * @example
+ * const secret = unseal(key, row.secret, row.subscription_id);
  */
 export function unseal(key: Buffer, s: Sealed, context = ""): string {
-  const d = createDecipheriv("aes-256-gcm", key, Buffer.from(s.iv, "hex"));
+  const d = createDecipheriv("aes-256-gcm", key, Buffer.from(s.iv, "hex"), {
+    authTagLength: TAG_BYTES,
+  });
   if (context) d.setAAD(Buffer.from(context));
   d.setAuthTag(Buffer.from(s.tag, "hex"));
   return Buffer.concat([d.update(Buffer.from(s.ct, "hex")), d.final()]).toString("utf8");

@@ -14,6 +14,15 @@ export const X_PATHS = {
   userTweets: (id: string) => `/2/users/${id}/tweets`,
 } as const;
 
+/**
+ * What X takes as a username (`GET /2/users/by/username/:username` refuses anything else with
+ * 400): 1-15 letters, digits or `_`, without the `@`.
+ */
+export const X_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
+
+/** The rule of `X_USERNAME` in words, for refusals that say what X accepts. */
+export const X_USERNAME_RULE = "an X username: 1-15 letters, digits or _, without @";
+
 /** Scopes a patron grants: read the profile; offline.access is not needed (no refresh). */
 export const PATRON_SCOPES = ["tweet.read", "users.read"];
 
