@@ -116,7 +116,7 @@ export async function readLaunchReport(
     select creator, created_block::text, created_at::text, created_tx, total_supply::text,
       anti_sniper, origin::text
     from ${v("token")} where address = ${p.token}`;
-  if (!tok || tok.origin !== "registry" || tok.created_block === null) return null;
+  if (tok?.origin !== "registry" || tok.created_block === null) return null;
   const created = BigInt(tok.created_block);
   const end = created + BigInt(LAUNCH_REPORT.windowBlocks);
   const [buys, funding] = await Promise.all([

@@ -38,6 +38,9 @@ let tm: Address;
 
 const external = devnetAccounts().external;
 const TOTAL_SUPPLY = 10n ** 27n;
+/** An answer's JSON, read field by field below and checked against the OpenAPI schema by other suites. */
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read by the assertions
+type Json = Record<string, any>;
 const FIRST_BUY = parseEther("0.05");
 
 beforeAll(async () => {
@@ -49,7 +52,7 @@ beforeAll(async () => {
 const rpc = () => http(`http://127.0.0.1:${env.DEVNET_PORT}`);
 const get = async (path: string) => {
   const res = await fetch(`${stack.apiUrl}${path}`, { headers: { "x-forwarded-for": nextIp() } });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Json };
 };
 
 async function preview(a: Agent, body: Record<string, unknown>) {
@@ -58,7 +61,7 @@ async function preview(a: Agent, body: Record<string, unknown>) {
     headers: { "content-type": "application/json", "x-forwarded-for": nextIp(), ...bearer(a) },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Json };
 }
 
 /** The token `creator` creates from `fromBlock` on, as soon as TokenCreate is mined. */
@@ -74,8 +77,8 @@ async function tokenCreatedBy(creator: string, fromBlock: bigint): Promise<Addre
 }
 
 /** `path` once `done` holds, polled. */
-async function until(path: string, done: (body: Record<string, any>) => boolean) {
-  let last: { status: number; body: Record<string, any> } | undefined;
+async function until(path: string, done: (body: Json) => boolean) {
+  let last: { status: number; body: Json } | undefined;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     last = await get(path);
     if (last.status === 200 && done(last.body)) return last.body;
@@ -117,7 +120,7 @@ describe("first buy and launch report", () => {
     });
     await mcp.close();
     expect(ok.isError).toBe(false);
-    const d = (ok.structuredContent as { data: Record<string, any> }).data;
+    const d = (ok.structuredContent as { data: Json }).data;
     expect(d.antiSniper).toBe(false);
     const [own] = parseEventLogs({
       abi: tokenManager2Abi,
