@@ -32,6 +32,8 @@ export const token = onchainTable(
     lastPrice: t.bigint().notNull().default(0n),
     /** BNB wei at which the curve graduates (`_tokenInfos.maxRaising`); null for deposit launches. */
     maxRaising: t.bigint(),
+    /** Created in four.meme's AntiSniperFeeMode (`_tokenInfoEx1s.feeSetting > 0`); null for deposit launches. */
+    antiSniper: t.boolean(),
     /** BNB raised on the curve (`funds`); 0 for deposit launches. */
     funds: t.bigint().notNull().default(0n),
     /** Tokens left on the curve (`offers`). */
@@ -153,6 +155,43 @@ export const holder = onchainTable(
     // --- Market data: top holders ---
     topIdx: index().on(t.token, t.balance, t.account),
   }),
+);
+
+/**
+ * The launch report's buyers (lib/launch-report.ts): every account other than the creator that
+ * bought a registered token on its curve in the creation block or the LAUNCH_REPORT.windowBlocks
+ * after it, with its first such buy. Their BNB funding just before is `launch_funding`.
+ */
+export const launchBuyer = onchainTable(
+  "launch_buyer",
+  (t) => ({
+    token: t.hex().notNull(),
+    account: t.hex().notNull(),
+    firstBuyBlock: t.bigint().notNull(),
+    firstBuyTx: t.hex().notNull(),
+  }),
+  (t) => ({ pk: primaryKey({ columns: [t.token, t.account] }) }),
+);
+
+/**
+ * BNB sent to a launch buyer by a plain transaction (`to` the buyer, a value) in the
+ * LAUNCH_REPORT.fundingLookbackBlocks before its first buy, or earlier in that buy's block.
+ * id = `${token}:${txHash}`. BNB sent from inside a contract call (a disperse contract) leaves
+ * no transaction to the buyer and is not here.
+ */
+export const launchFunding = onchainTable(
+  "launch_funding",
+  (t) => ({
+    id: t.text().primaryKey(),
+    token: t.hex().notNull(),
+    /** The buyer funded. */
+    wallet: t.hex().notNull(),
+    funder: t.hex().notNull(),
+    amount: t.bigint().notNull(),
+    blockNumber: t.bigint().notNull(),
+    txHash: t.hex().notNull(),
+  }),
+  (t) => ({ tokenIdx: index().on(t.token) }),
 );
 
 /** ERC-8004 identities linked to a service token (ServiceTokenRegistered.agentId). */

@@ -371,6 +371,32 @@ export const tokenManager2DevnetAbi = [
   },
   {
     inputs: [],
+    name: "ANTI_SNIPER_START_BPS",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "ANTI_SNIPER_STEP_BPS",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
     name: "STATUS_ADDING_LIQUIDITY",
     outputs: [
       {
@@ -441,6 +467,45 @@ export const tokenManager2DevnetAbi = [
       {
         internalType: "uint256",
         name: "",
+        type: "uint256",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "",
+        type: "address",
+      },
+    ],
+    name: "_tokenInfoEx1s",
+    outputs: [
+      {
+        internalType: "uint256",
+        name: "launchFee",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "pcFee",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "feeSetting",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "blockNumber",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "extraFee",
         type: "uint256",
       },
     ],

@@ -1,10 +1,10 @@
 import { parseEther } from "viem";
-import type { Config } from "../lib/config.ts";
+import { type Config, FOUR_MEME_BNB_RAISE } from "../lib/config.ts";
 import { webServiceKey } from "../lib/endpoints.ts";
 import type { TokenTerms } from "../lib/token-terms.ts";
 
 /** four.meme's BNB curves graduate at 24 BNB raised (the devnet uses DEVNET_MAX_RAISING_BNB). */
-const MAINNET_MAX_RAISING_WEI = parseEther("24");
+const MAINNET_MAX_RAISING_WEI = parseEther(String(FOUR_MEME_BNB_RAISE));
 
 /** What the routes need from the configuration, and nothing else. */
 export type ApiSettings = {
@@ -31,6 +31,8 @@ export type ApiSettings = {
   serviceKey?: string;
   /** The tax terms launched tokens get (TOKEN_TAX_*), as AGENT.md states them; default: 3 %. */
   tokenTerms?: TokenTerms;
+  /** The cap of a first buy at launch (LAUNCH_FIRST_BUY_MAX_BNB), as AGENT.md states it. */
+  firstBuyMaxWei?: bigint;
 };
 
 /**
@@ -46,6 +48,7 @@ export function apiSettings(config: Config): ApiSettings {
     apiUrl: config.apiUrl,
     wsUrl: config.wsUrl,
     tokenTerms: config.tokenTerms,
+    firstBuyMaxWei: config.firstBuyMaxWei,
     launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
     trustProxy: config.TRUST_PROXY,
     rpcUrls: config.rpcUrls,

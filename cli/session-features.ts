@@ -93,7 +93,7 @@ export function launchPreviewFromConfig(
 ): LaunchFeatures["preview"] {
   try {
     const ctx = sagaContext({ config, sql, log });
-    return (agentId) => previewAgentLaunch(ctx, agentId);
+    return (agentId, asked) => previewAgentLaunch(ctx, agentId, asked);
   } catch (error) {
     log.warn(
       { reason: error instanceof Error ? error.message : String(error) },

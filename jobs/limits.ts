@@ -75,6 +75,11 @@ export const LAUNCH_LIMITS = {
    */
   identityGasUnits: 400_000n,
   /**
+   * The launch preview prices a first buy on the curve of the newest BNB-raise token among this
+   * many of TokenManager2's latest (jobs/launch/first-buy.ts).
+   */
+  freshCurveLookback: 20n,
+  /**
    * A prepared wallet gets the launch fee and this many times the launch's gas at today's price
    * (price drift); it is topped up at the request only below the bare need.
    */

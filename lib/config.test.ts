@@ -17,6 +17,30 @@ function fails(env: Record<string, string>): ConfigError {
 }
 
 describe("loadConfig", () => {
+  it("takes the first-buy cap as an exact BNB amount below the curve's raise", () => {
+    expect(loadConfig({}, empty).firstBuyMaxWei).toBe(10n ** 17n);
+    expect(
+      loadConfig({ LAUNCH_FIRST_BUY_MAX_BNB: "0.000000000000000001" }, empty).firstBuyMaxWei,
+    ).toBe(1n);
+    expect(loadConfig({ LAUNCH_FIRST_BUY_MAX_BNB: "0" }, empty).firstBuyMaxWei).toBe(0n);
+    for (const bad of ["-1", "0.1 BNB", "1e17", "0.0000000000000000001"]) {
+      const error = fails({ LAUNCH_FIRST_BUY_MAX_BNB: bad });
+      expect(error.variable).toBe("LAUNCH_FIRST_BUY_MAX_BNB");
+      expect(error.message).toMatch(/amount of BNB/);
+    }
+    // The devnet's raise (18 BNB by default), and four.meme's 24 BNB on BSC.
+    expect(fails({ LAUNCH_FIRST_BUY_MAX_BNB: "18" }).message).toMatch(
+      /below the curve's raise of 18 BNB/,
+    );
+    expect(
+      fails({ LAUNCH_FIRST_BUY_MAX_BNB: "24", BSC_RPC_URL: "https://bsc.example" }).message,
+    ).toMatch(/raise of 24 BNB/);
+    expect(
+      loadConfig({ LAUNCH_FIRST_BUY_MAX_BNB: "23.5", BSC_RPC_URL: "https://bsc.example" }, empty)
+        .firstBuyMaxWei,
+    ).toBe(235n * 10n ** 17n);
+  });
+
   it("takes trusted image origins in production only over https (the operator's own image host)", () => {
     const production = {
       LAUNCHPAD_ENV: "production",

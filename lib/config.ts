@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
+import { parseEther } from "viem";
 import { z } from "zod";
 import { LaunchpadError } from "./errors.ts";
 import { renameVariables } from "./renamed-variables.ts";
@@ -54,6 +55,9 @@ const poolSize = (min: number) =>
 const schemaName = z
   .string()
   .regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lowercase SQL identifier of at most 45 characters");
+
+/** BNB a BNB-raise token's curve raises before it graduates (fourmeme-docs create-guide.md 3.2). */
+export const FOUR_MEME_BNB_RAISE = 24;
 
 /** Mainnet defaults (docs/upstreams.md, "Contracts on BSC mainnet"); the devnet overrides them from its deployment record. */
 export const MAINNET = {
@@ -198,6 +202,12 @@ const schema = z.object({
   TOKEN_TAX_RECIPIENT_RATE: z.coerce.number().default(DEFAULT_TOKEN_TERMS.recipientRate),
   TOKEN_TAX_MIN_SHARING: z.coerce.number().default(DEFAULT_TOKEN_TERMS.minSharing),
   LAUNCH_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(600).default(120),
+  // The most BNB an agent's first buy at launch may spend (four.meme's preSale): the launch
+  // funds the agent's wallet for it. 0 turns first buys off.
+  LAUNCH_FIRST_BUY_MAX_BNB: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, "must be an amount of BNB such as 0.1 (at most 18 decimals)")
+    .default("0.1"),
   // Origins whose images skip the public-address rule: the local stand-ins, or in production the
   // operator's own https image host on a private network (never http there).
   LAUNCH_IMAGE_TRUSTED_ORIGINS: urlList.optional(),
@@ -261,6 +271,8 @@ export type Config = Env & {
   webPort: number;
   /** Every launched token's tax terms (TOKEN_TAX_*), as four.meme's create API takes them. */
   tokenTerms: TokenTerms;
+  /** LAUNCH_FIRST_BUY_MAX_BNB in wei: the cap of an agent's first buy at launch. */
+  firstBuyMaxWei: bigint;
 };
 
 /** A configuration problem, reported as one line naming the variable. */
@@ -353,6 +365,15 @@ export function loadConfig(
   const termsProblem = taxInfoProblem({ ...tokenTerms, recipientAddress: `0x${"1".repeat(40)}` });
   if (termsProblem) throw new ConfigError(termsVariable(termsProblem), termsProblem);
   const devnet = !e.BSC_RPC_URL || e.BSC_RPC_URL.length === 0;
+  const firstBuyMaxWei = parseEther(e.LAUNCH_FIRST_BUY_MAX_BNB);
+  // A first buy that fills the curve would graduate the token inside createToken: the cap stays
+  // below the raise (24 BNB, four.meme's fixed BNB raise; the devnet's own on the devnet).
+  const raiseBnb = devnet ? e.DEVNET_MAX_RAISING_BNB : FOUR_MEME_BNB_RAISE;
+  if (firstBuyMaxWei >= parseEther(String(raiseBnb)))
+    throw new ConfigError(
+      "LAUNCH_FIRST_BUY_MAX_BNB",
+      `must be below the curve's raise of ${raiseBnb} BNB (a first buy that fills the curve graduates the token at once)`,
+    );
   const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
   const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
   return {
@@ -364,6 +385,7 @@ export function loadConfig(
     wsUrl: `${apiUrl.replace(/^http/, "ws")}/ws`,
     webPort: e.WEB_PORT ?? webUrlPort(e.WEB_URL),
     tokenTerms,
+    firstBuyMaxWei,
   };
 }
 

@@ -33,6 +33,8 @@ export const CREATE_ARGS_ABI = [
       { name: "recipient", type: "address" },
       { name: "minSharing", type: "uint256" },
       { name: "deadline", type: "uint64" },
+      { name: "preSale", type: "uint256" },
+      { name: "feeSetting", type: "uint8" },
     ],
   },
 ] as const;
@@ -60,6 +62,10 @@ export type CreateArgs = {
   minSharing?: bigint;
   /** Unix seconds after which the args are refused; 0 = no deadline. */
   deadline?: bigint;
+  /** four.meme `preSale` in wei: the creator's first buy inside createToken. Default 0. */
+  preSale?: bigint;
+  /** four.meme `feePlan` (AntiSniperFeeMode): 1 on, 0 off (`_tokenInfoEx1s.feeSetting`). Default 0. */
+  feeSetting?: number;
 };
 
 // `??`, not a spread: a caller passing `feeRateBps: undefined` still gets the default.
@@ -72,6 +78,8 @@ const withDefaults = (a: CreateArgs): Required<CreateArgs> => ({
   recipientRate: a.recipientRate ?? 100,
   minSharing: a.minSharing ?? 100_000n * 10n ** 18n,
   deadline: a.deadline ?? 0n,
+  preSale: a.preSale ?? 0n,
+  feeSetting: a.feeSetting ?? 0,
 });
 
 /**

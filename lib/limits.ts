@@ -230,3 +230,16 @@ export const LOG_LIMITS = {
    */
   errorIntervalMs: 30_000,
 } as const;
+
+/**
+ * A registered token's launch report (lib/launch-report.ts, src/launch-funding.ts): the buys in
+ * its creation block and the `windowBlocks` after it (4.5 s on BSC at 0.45 s blocks, 10 s on the
+ * devnet), and the BNB sent to each such buyer in the `fundingLookbackBlocks` before its first
+ * buy (and earlier in that buy's block). The report is final once the index is past the window.
+ */
+export const LAUNCH_REPORT = {
+  windowBlocks: 10,
+  fundingLookbackBlocks: 20,
+  /** A funder of at least this many of a launch's early buyers names them as one bundle. */
+  bundleMinWallets: 2,
+} as const;

@@ -11,7 +11,7 @@ import { applyReceiptTrades, findTokenCreate } from "./trades.ts";
 import { recordWalletActivity, TREASURY } from "./wallet-activity.ts";
 
 type TokenRow = typeof token.$inferSelect;
-type Block = { number: bigint; timestamp: bigint; hash: Hex };
+type Block = { number: bigint; timestamp: bigint; hash: Hex; parentHash: Hex };
 
 /**
  * Accounts that hold a token for the market rather than for themselves do not count as holders:
@@ -65,7 +65,7 @@ async function onMint(
     const created = findTokenCreate(receipts.logs(tx) ?? [], tok.address);
     // Ours only if the wallet the registry names created it.
     if (!created || lower(created.creator) !== tok.creator) return;
-    const info = await curveAtCreation(context, tok.address, block, receipts);
+    const { info, feeSetting } = await curveAtCreation(context, tok.address, block, receipts);
     await context.db.update(token, { address: tok.address }).set({
       name: created.name,
       symbol: created.symbol,
@@ -76,6 +76,7 @@ async function onMint(
       // The curve's state right after creation; each trade then moves it.
       offers: info[7],
       maxRaising: info[5],
+      antiSniper: feeSetting > 0n,
       lastPrice: info[9],
       initialPrice: info[9],
       marketCapBnb: (info[9] * created.totalSupply) / WAD,
@@ -178,7 +179,7 @@ export async function onTransfer(
 export type TransferEvent = {
   args: { from: Hex; to: Hex; value: bigint };
   log: { address: Hex; logIndex: number };
-  block: { number: bigint; timestamp: bigint; hash: Hex };
+  block: { number: bigint; timestamp: bigint; hash: Hex; parentHash: Hex };
   transaction: { hash: Hex; from: Hex };
 };
 

@@ -17,16 +17,19 @@ import { type Hex, settings } from "./settings.ts";
 
 type TokenInfo = ContractFunctionReturnType<typeof tokenManager2Abi, "view", "_tokenInfos">;
 
+/** A token's curve (`_tokenInfos`) and AntiSniperFeeMode (`_tokenInfoEx1s(token)[2]`, feeSetting). */
+export type CurveAtCreation = { info: TokenInfo; feeSetting: bigint };
+
 /** Per block hash: each token's read (a block reorged away is never asked for again). */
-const memo = new Map<Hex, Map<Hex, Promise<TokenInfo>>>();
+const memo = new Map<Hex, Map<Hex, Promise<CurveAtCreation>>>();
 
 /**
- * `_tokenInfos(address)` at the block: read together with every other service token created
- * later in the same block and still waiting for its mint, in log order (the same request, so the
- * same cache entry, on a reindex).
+ * `_tokenInfos(address)` and `_tokenInfoEx1s(address)` at the block: read together with every
+ * other service token created later in the same block and still waiting for its mint, in log
+ * order (the same request, so the same cache entry, on a reindex).
  *
  * @example
- * const info = await curveAtCreation(context, tok.address, block, receipts);
+ * const { info, feeSetting } = await curveAtCreation(context, tok.address, block, receipts);
  * const [maxRaising, offers, lastPrice] = [info[5], info[7], info[9]];
  */
 export async function curveAtCreation(
@@ -34,7 +37,7 @@ export async function curveAtCreation(
   address: Hex,
   block: { hash: Hex; number: bigint },
   receipts: BlockReceipts,
-): Promise<TokenInfo> {
+): Promise<CurveAtCreation> {
   let known = memo.get(block.hash);
   if (!known) {
     known = new Map();
@@ -61,20 +64,31 @@ export async function curveAtCreation(
     // and refuses it at a devnet's low block numbers.
     multicallAddress: MULTICALL3_ADDRESS,
     allowFailure: false,
-    contracts: batch.map((t) => ({
-      address: settings.tokenManager2,
-      abi: tokenManager2Abi,
-      functionName: "_tokenInfos" as const,
-      args: [t] as const,
-    })),
+    contracts: batch.flatMap((t) => [
+      {
+        address: settings.tokenManager2,
+        abi: tokenManager2Abi,
+        functionName: "_tokenInfos" as const,
+        args: [t] as const,
+      },
+      {
+        address: settings.tokenManager2,
+        abi: tokenManager2Abi,
+        functionName: "_tokenInfoEx1s" as const,
+        args: [t] as const,
+      },
+    ]),
   });
   // A failed read is not kept: Ponder runs the batch again and this reads again.
   read.catch(() => memo.delete(block.hash));
   for (const [i, t] of batch.entries()) {
-    const one = read.then((r) => r[i] as TokenInfo);
+    const one = read.then((r) => ({
+      info: r[2 * i] as TokenInfo,
+      feeSetting: (r[2 * i + 1] as readonly bigint[])[2] as bigint,
+    }));
     // A token whose mint never asks (a reorg) must not leave an unhandled rejection.
     one.catch(() => undefined);
     known.set(t, one);
   }
-  return known.get(address) as Promise<TokenInfo>;
+  return known.get(address) as Promise<CurveAtCreation>;
 }

@@ -10,6 +10,7 @@ import { decodeEventLog, toEventSelector } from "viem";
 import { tokenManager2Abi } from "../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../abis/UniswapV2Pair.ts";
 import { addToBlockCandles } from "./candles.ts";
+import { recordEarlyBuy } from "./launch-funding.ts";
 import type { RawLog } from "./receipts.ts";
 import { type Hex, logId, lower, settings, WAD } from "./settings.ts";
 import { toUsd } from "./usd.ts";
@@ -30,7 +31,7 @@ const TOPIC = {
 };
 
 type TokenRow = typeof token.$inferSelect;
-type Block = { number: bigint; timestamp: bigint; hash: Hex };
+type Block = { number: bigint; timestamp: bigint; hash: Hex; parentHash: Hex };
 
 /** The address in a log's `i`-th topic. */
 function topicAddress(log: RawLog, i: number): Hex | undefined {
@@ -263,6 +264,11 @@ export async function applyReceiptTrades(
     }
     return c;
   });
+  // The launch report's buyers and their funding just before (launch-funding.ts).
+  for (const t of trades) {
+    if (t.venue !== "curve" || t.side !== "buy") continue;
+    await recordEarlyBuy(context, { tok, account: t.account, txHash: tx.hash, block });
+  }
   for (const t of trades) {
     const price = (t.bnbAmount * WAD) / t.tokenAmount;
     addToBlockCandles(tok, block, t.logIndex, {

@@ -1,7 +1,7 @@
 import { afterAll, describe } from "vitest";
 import { stopSharedStack } from "./helpers/shared-stack.ts";
 
-// what: Runs the suites that share one stack (agent-preview, events, launch, deposit, portfolio, pollers, platform, web) and stops that stack
+// what: Runs the suites that share one stack (agent-preview, events, launch, first-buy, deposit, portfolio, pollers, platform, web) and stops that stack
 // Whole-stack suites that only read or add their own agents, tokens and wallets, on one shared
 // `launchpad start` (test/helpers/shared-stack.ts: booted by the first suite's beforeAll, stopped
 // here) instead of a stack each. Each suite keeps its own file and its own hooks; they run one
@@ -20,6 +20,9 @@ describe("the agent's event feed (test/events/stack.suite.ts)", async () => {
 });
 describe("agents, keys and launches (test/launch/launch.suite.ts)", async () => {
   await import("./launch/launch.suite.ts");
+});
+describe("first buys and launch reports (test/launch/first-buy.suite.ts)", async () => {
+  await import("./launch/first-buy.suite.ts");
 });
 describe("wallet sessions and deposit launches (test/sessions/deposit.suite.ts)", async () => {
   await import("./sessions/deposit.suite.ts");

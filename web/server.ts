@@ -32,6 +32,7 @@ import type {
   Depositor,
   Holdings,
   Launch,
+  LaunchReport,
   NavPoint,
   OffsetList,
   PerpsAccount,
@@ -209,7 +210,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
     const address = token.toLowerCase();
     // All side by side (one round trip of latency): the agent's sections answer 404 for a
     // token no agent launched, which leaves them out.
-    const [agent, record, trades, feed, holdings, burn, nav, perps] = await Promise.all([
+    const [agent, record, trades, feed, holdings, burn, nav, perps, report] = await Promise.all([
       get<AgentDetail>(`/v2/agents/${address}`),
       get<TokenRecord>(`/tokens/${address}`),
       get<CursorList<TradeItem>>(`/tokens/${address}/trades?limit=${WEB_LIMITS.tapeSize}`),
@@ -218,6 +219,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
       get<BurnRate>(`/v2/agents/${address}/burn-rate`),
       get<{ points: NavPoint[] }>(`/v2/agents/${address}/nav-history?interval=1h&range=7d`),
       get<PerpsAccount>(`/v2/agents/${address}/perps`),
+      get<LaunchReport>(`/tokens/${address}/launch-report`),
     ]);
     const a = orNull(agent);
     const t = orNull(record);
@@ -234,6 +236,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
         burn: optional(burn),
         perps: optional(perps),
         nav: optional(nav)?.points ?? [],
+        report: optional(report),
         categories: EVENT_CATEGORIES,
       }),
     );

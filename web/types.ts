@@ -35,6 +35,50 @@ export type TokenRecord = {
 
 export type Link = { label: string; url: string };
 
+/** A launch report's per-buyer figures (`GET /tokens/{address}/launch-report`). */
+export type LaunchReportBuys = {
+  buys: number;
+  firstBlockOffset: number;
+  tokenAmount: string;
+  bnbAmount: string;
+  shareBps: number;
+};
+
+/** `GET /tokens/{address}/launch-report`: the token's first blocks, its buyers and bundles. */
+export type LaunchReport = {
+  token: string;
+  creator: string;
+  createdBlock: string;
+  antiSniper: boolean | null;
+  windowBlocks: number;
+  windowEndBlock: string;
+  fundingLookbackBlocks: number;
+  final: boolean;
+  creatorBuy: LaunchReportBuys | null;
+  buyers: (LaunchReportBuys & {
+    account: string;
+    fundedBy: { funder: string; amount: string; blockNumber: string; txHash: string }[];
+  })[];
+  bundles: {
+    funder: string;
+    funderIsCreator: boolean;
+    wallets: string[];
+    fundedWei: string;
+    tokenAmount: string;
+    bnbAmount: string;
+    shareBps: number;
+  }[];
+  totals: {
+    buyers: number;
+    tokenAmount: string;
+    bnbAmount: string;
+    shareBps: number;
+    bundledWallets: number;
+    bundledTokenAmount: string;
+    bundledShareBps: number;
+  };
+};
+
 export type AgentDetail = {
   agentId: string;
   name: string;
@@ -49,6 +93,8 @@ export type AgentDetail = {
   eip8004TokenId: string | null;
   launchpadUrl: string;
   launchedAt: string | null;
+  /** The agent's first buy at launch, as indexed; null without one. */
+  firstBuy: { tokenAmount: string; bnbAmount: string; fee: string; txHash: string } | null;
   persona: {
     name: string;
     handle: string | null;

@@ -13,6 +13,7 @@ import {
   renderLaunchError,
 } from "./routes.ts";
 import { LaunchRequest } from "./schema.ts";
+import { checkFirstBuy } from "./service.ts";
 
 const Address = z.string().regex(/^0x[0-9a-f]{40}$/);
 const Uint = z.string().regex(/^[0-9]+$/);
@@ -41,6 +42,25 @@ export const AgentLaunchPreview = z
         description:
           "The token's tax terms as four.meme's create API takes them (percent): feeRate on every DEX buy and sell after graduation, split by the four rates; the recipient is the treasury",
       }),
+    antiSniper: z.boolean().openapi({
+      description: "Whether the token would be created in AntiSniperFeeMode (four.meme's feePlan)",
+    }),
+    firstBuy: z
+      .object({
+        bnbWei: Uint.openapi({ description: "The first buy asked for: four.meme's preSale" }),
+        valueWei: Uint.openapi({
+          description:
+            "What createToken carries for it beyond the launch fee: the preSale and its trading fee (the contract refunds what the buy does not spend)",
+        }),
+        tokens: Uint.nullable().openapi({
+          description:
+            "Tokens it would buy on a fresh curve, by TokenManager2's calcBuyAmount; null while no BNB-raise token exists to read the curve from",
+        }),
+        costWei: Uint.nullable().openapi({ description: "calcBuyCost of those tokens" }),
+        feeWei: Uint.nullable().openapi({ description: "calcTradingFee of that cost" }),
+      })
+      .nullable()
+      .openapi({ description: "null without a first buy" }),
     launchFeeWei: Uint,
     gasPriceWei: Uint,
     transactions: z.array(
@@ -64,12 +84,17 @@ export const AgentLaunchPreview = z
   .openapi("AgentLaunchPreview");
 export type AgentLaunchPreviewBody = z.infer<typeof AgentLaunchPreview>;
 
+/** What a launch request asks of the token besides its display fields. */
+export type LaunchAsked = { firstBuyWei: bigint; antiSniper: boolean };
+
 export type LaunchPreviewDeps = {
   sql: Sql;
   /** Shared with the launch: requests per key per minute (0: off). */
   perKeyPerMinute?: number;
+  /** Shared with the launch: the most wei a first buy may spend. */
+  firstBuyMaxWei: bigint;
   trustedImageOrigins: string[];
-  preview: (agentId: string) => Promise<AgentLaunchPreviewBody>;
+  preview: (agentId: string, asked: LaunchAsked) => Promise<AgentLaunchPreviewBody>;
 };
 
 const previewRoute = (d: LaunchPreviewDeps) =>
@@ -77,9 +102,10 @@ const previewRoute = (d: LaunchPreviewDeps) =>
     method: "post",
     path: "/v2/agents/launch/preview",
     tags: ["agents"],
-    summary: "Dry run of the agent's launch: addresses, fee, gas; nothing signed or sent",
+    summary:
+      "Dry run of the agent's launch: addresses, fee, first buy, gas; nothing signed or sent",
     description:
-      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once an earlier attempt created the token), the launch fee, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
+      "Runs the launch's checks in the same order with the same error codes, then predicts the wallet, treasury Safe (and token and pair once an earlier attempt created the token), the launch fee, the tokens a first buy would get, each transaction's gas and the BNB the relayer would spend. Counts against the launch request budget (10 per minute per key).",
     security: AGENT_KEY_SECURITY,
     middleware: launchGuards(d),
     request: {
@@ -101,6 +127,7 @@ export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreview
   sub.openapi(previewRoute(d), async (c) => {
     const key = c.get("agentKey");
     const body = c.req.valid("json");
+    checkFirstBuy(body, d.firstBuyMaxWei);
     if (body.agentId !== key.agentId) {
       throw new HttpError("AGENT_ID_MISMATCH", {
         message: "agentId is not the agent this key belongs to",
@@ -118,7 +145,8 @@ export function registerLaunchPreview(app: OpenAPIHono<AppEnv>, d: LaunchPreview
     }
     // An ImageCheckError is 400 INVALID_REQUEST with its reason, as for the launch (toHttpError).
     await checkImage({ url: body.imageUrl, trustedOrigins: d.trustedImageOrigins });
-    const data = await d.preview(body.agentId).catch((error: unknown) => {
+    const asked = { firstBuyWei: BigInt(body.firstBuyWei), antiSniper: body.antiSniper };
+    const data = await d.preview(body.agentId, asked).catch((error: unknown) => {
       throw new HttpError("ORCHESTRATOR_UNAVAIL", {
         message: "the signer or the chain could not be reached for the preview; retry",
         cause: error,

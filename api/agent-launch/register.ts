@@ -5,7 +5,7 @@ import type { Sql } from "../../lib/db/client.ts";
 import { resolveEndpoints } from "../../lib/endpoints.ts";
 import type { AppEnv } from "../env.ts";
 import { registerMcp } from "./mcp.ts";
-import { type AgentLaunchPreviewBody, registerLaunchPreview } from "./preview.ts";
+import { type AgentLaunchPreviewBody, type LaunchAsked, registerLaunchPreview } from "./preview.ts";
 import { registerLaunch } from "./routes.ts";
 import type { LaunchDeps } from "./service.ts";
 
@@ -13,7 +13,7 @@ import type { LaunchDeps } from "./service.ts";
 export type LaunchFeatures = {
   launch: LaunchDeps;
   /** The launch's dry run (POST /v2/agents/launch/preview); absent: that route is off. */
-  preview?: (agentId: string) => Promise<AgentLaunchPreviewBody>;
+  preview?: (agentId: string, asked: LaunchAsked) => Promise<AgentLaunchPreviewBody>;
 };
 
 /**
@@ -30,6 +30,7 @@ export function registerLaunchFeatures(
       sql: d.sql,
       trustedImageOrigins: d.features.launch.trustedImageOrigins,
       perKeyPerMinute: d.features.launch.perKeyPerMinute,
+      firstBuyMaxWei: d.features.launch.firstBuyMaxWei,
       preview: d.features.preview,
     });
   }
@@ -62,6 +63,7 @@ export function launchFeaturesFromConfig(config: Config, databaseUrl: string, sq
       webUrl: config.WEB_URL.replace(/\/$/, ""),
       launchpadTokenUrl: config.LAUNCHPAD_TOKEN_URL,
       perKeyPerMinute: config.LAUNCH_RATE_LIMIT_PER_MINUTE,
+      firstBuyMaxWei: config.firstBuyMaxWei,
     },
   };
   return { features, stop: producer.stop };

@@ -24,6 +24,8 @@ beforeAll(async () => {
         webUrl: "http://localhost:3000",
         launchpadTokenUrl: "http://localhost:3000/token",
         perKeyPerMinute: 3,
+        // 0.1 BNB
+        firstBuyMaxWei: 10n ** 17n,
       },
       preview: async () => {
         throw new Error("no preview in this test");
@@ -81,6 +83,40 @@ describe.each(["/v2/agents/launch", "/v2/agents/launch/preview"])("POST %s", (pa
     expect(bad.body.details.map((d: { path: string }) => d.path).sort()).toEqual(
       ["agentId", "chainId", "description", "imageUrl", "name", "ticker"].sort(),
     );
+  });
+
+  it("a first buy above the service's cap, or not whole wei, is INVALID_REQUEST naming firstBuyWei, before any other agent's or image check", async () => {
+    const other = await freshAgent();
+    const cases: [unknown, RegExp][] = [
+      ["100000000000000001", /at most 100000000000000000 \(0\.1 BNB\)/],
+      ["0.1", /whole number of wei/],
+      [100, /string/],
+      ["-1", /whole number of wei/],
+    ];
+    for (const [firstBuyWei, message] of cases) {
+      // A key of its own each (3 requests a minute here). Another agent's id and an http image:
+      // refused for the first buy first all the same.
+      const a = await freshAgent();
+      const r = await post({
+        key: a.apiKey,
+        type: json,
+        body: JSON.stringify({ ...launchBody(other.agentId), firstBuyWei }),
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe("INVALID_REQUEST");
+      expect(r.body.details).toEqual([
+        { path: "firstBuyWei", message: expect.stringMatching(message) },
+      ]);
+    }
+    // At the cap it passes on to the image check; nothing was stored for the refused ones.
+    const a = await freshAgent();
+    const atCap = await post({
+      key: a.apiKey,
+      type: json,
+      body: JSON.stringify({ ...launchBody(a.agentId), firstBuyWei: "100000000000000000" }),
+    });
+    expect(atCap.body.code).toBe("IMAGE_URL_NOT_HTTPS");
+    expect(await db.sql`select 1 from app.launch_sagas`).toHaveLength(0);
   });
 
   it("a body not sent as application/json is 415 in the launch's error object", async () => {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { formatEther } from "viem";
 import type { LaunchRequestData, SagaRow } from "../../jobs/launch/producer.ts";
 import type { Sql } from "../../lib/db/client.ts";
 import { checkImage } from "../../lib/image/check.ts";
@@ -18,6 +19,8 @@ export type LaunchDeps = {
   launchpadTokenUrl: string;
   /** Launch requests per key per minute (LAUNCH_API_LIMITS by default); 0 turns it off. */
   perKeyPerMinute?: number;
+  /** The most wei a first buy may spend (LAUNCH_FIRST_BUY_MAX_BNB). */
+  firstBuyMaxWei: bigint;
 };
 
 /** A launch answer: the status and the exact body, also what an Idempotency-Key replays. */
@@ -69,8 +72,28 @@ const failed = (s: SagaRow): LaunchAnswer => {
 };
 
 /**
- * The launch after authentication and body validation: agent match, one launch per agent,
- * the image check, then the saga, waited for up to the deadline. Shared by REST and MCP.
+ * Refuses a first buy above the service's cap as an invalid body (400 INVALID_REQUEST naming
+ * `firstBuyWei`), before anything else is looked at. Shared by the launch and its preview.
+ *
+ * @example
+ * checkFirstBuy(body, 10n ** 17n);
+ */
+export function checkFirstBuy(body: LaunchRequestBody, maxWei: bigint): void {
+  if (BigInt(body.firstBuyWei) <= maxWei) return;
+  const message =
+    maxWei === 0n
+      ? "first buys are off at this service: send 0 or leave it out"
+      : `must be at most ${maxWei} (${formatEther(maxWei)} BNB), this service's cap`;
+  throw new HttpError("INVALID_REQUEST", {
+    message: `firstBuyWei ${message}`,
+    details: [{ path: "firstBuyWei", message }],
+  });
+}
+
+/**
+ * The launch after authentication and body validation: the first buy's cap, agent match, one
+ * launch per agent, the image check, then the saga, waited for up to the deadline. Shared by
+ * REST and MCP.
  */
 export async function launchAgent(
   d: LaunchDeps,
@@ -78,6 +101,7 @@ export async function launchAgent(
 ): Promise<LaunchAnswer> {
   const { sql } = d;
   const { body } = p;
+  checkFirstBuy(body, d.firstBuyMaxWei);
   if (body.agentId !== p.keyAgentId) {
     throw new HttpError("AGENT_ID_MISMATCH", {
       message: "agentId is not the agent this key belongs to",
@@ -189,6 +213,8 @@ function launchResponse(d: LaunchDeps, s: SagaRow): LaunchResponseBody {
       walletAddress: s.wallet_address as string,
       agentPageUrl: `${d.webUrl}/agent/${token}`,
       launchpadUrl: d.launchpadTokenUrl.replace("{address}", token),
+      antiSniper: s.request.antiSniper ?? true,
+      firstBuy: s.first_buy,
     },
   };
 }

@@ -177,6 +177,7 @@ describe("GET /v2/agents/{agent}", () => {
       runwayAsOf: null,
       // No index published here.
       taxIncome: null,
+      firstBuy: null,
       // The dashboard's part: nothing written yet; launch wallets listed.
       persona: null,
       apps: [],

@@ -27,6 +27,7 @@ import {
   countAgents,
   selectAgents,
 } from "./agent-query.ts";
+import { AgentFirstBuy, readFirstBuy } from "./first-buy.ts";
 import { DashboardDetailFields, UsdDecimal } from "./schemas.ts";
 import { readTaxIncome, TaxIncome } from "./tax-income.ts";
 
@@ -70,6 +71,7 @@ export const AgentDetail = AgentSummary.extend({
   eip8004TokenId: z.string().nullable(),
   launchpadUrl: z.url(),
   taxIncome: TaxIncome.nullable(),
+  firstBuy: AgentFirstBuy.nullable(),
   ...DashboardDetailFields,
 }).openapi("AgentDetail");
 
@@ -171,9 +173,10 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
       : [];
     if (!r) throw new HttpError("not_found", { message: `no agent ${agent.agentId} has a token` });
     const wallets = [r.treasury_address, r.wallet_address].filter((w) => w !== null);
-    const [extra, taxIncome] = await Promise.all([
+    const [extra, taxIncome, firstBuy] = await Promise.all([
       d.detail(agent),
       readViews(() => readTaxIncome(d.sql, schema, wallets)),
+      readFirstBuy(d.sql, schema, r.token_address),
     ]);
     return c.json(
       {
@@ -187,6 +190,7 @@ export function registerAgents(app: OpenAPIHono<AppEnv>, d: AgentRouteDeps) {
           eip8004TokenId: r.eip8004_token_id === null ? null : String(r.eip8004_token_id),
           launchpadUrl: d.settings.launchpadTokenUrl.replace("{address}", r.token_address),
           taxIncome: taxIncome ?? null,
+          firstBuy,
           ...extra,
         },
       },

@@ -4,6 +4,7 @@ import type { ViewRouteDeps } from "../http/read-deps.ts";
 import { registerAllTrades } from "./all-trades.ts";
 import { registerChart } from "./chart.ts";
 import { registerHolders } from "./holders.ts";
+import { registerLaunchReport } from "./launch-report.ts";
 import { createRankings } from "./ranking.ts";
 import { registerStats } from "./stats.ts";
 import { registerTokens } from "./tokens.ts";
@@ -12,7 +13,7 @@ import { registerUdf } from "./udf.ts";
 
 /**
  * The market reads: platform stats, tokens and their rankings, trades (per token and across
- * all), chart, holders and the TradingView UDF feed, all from the indexer's views through the process's shared read cache.
+ * all), chart, holders, an agent token's launch report and the TradingView UDF feed, all from the indexer's views through the process's shared read cache.
  */
 export function registerMarket(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   const rankings = createRankings(d.sql, d.settings.viewsSchema);
@@ -22,5 +23,6 @@ export function registerMarket(app: OpenAPIHono<AppEnv>, d: ViewRouteDeps) {
   registerStats(app, d);
   registerChart(app, d);
   registerHolders(app, d);
+  registerLaunchReport(app, d);
   registerUdf(app, d);
 }

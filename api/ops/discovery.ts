@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { formatEther } from "viem";
 import { DEFAULT_TOKEN_TERMS, describeTerms } from "../../lib/token-terms.ts";
 import type { AppEnv } from "../env.ts";
 import { COMMON_ERRORS } from "../http/schemas.ts";
@@ -14,7 +15,15 @@ export function renderAgentSpec(s: ApiSettings): string {
     .replaceAll("{base_url}", s.apiUrl)
     .replaceAll("{ws_url}", s.wsUrl)
     .replaceAll("{web_url}", s.webUrl)
-    .replaceAll("{token_terms}", describeTerms(s.tokenTerms ?? DEFAULT_TOKEN_TERMS));
+    .replaceAll("{token_terms}", describeTerms(s.tokenTerms ?? DEFAULT_TOKEN_TERMS))
+    .replaceAll("{first_buy_max}", describeFirstBuyCap(s.firstBuyMaxWei ?? 0n));
+}
+
+/** The first-buy cap as AGENT.md states it: wei and BNB, or that first buys are off. */
+function describeFirstBuyCap(wei: bigint): string {
+  return wei === 0n
+    ? "`0`: first buys are off at this service"
+    : `\`"${wei}"\` (${formatEther(wei)} BNB), this service's cap`;
 }
 
 const agentMdRoute = createRoute({

@@ -27,6 +27,10 @@ struct CreateArgs {
     /// Minimum holding (wei) to take part in dividends.
     uint256 minSharing;
     uint64 deadline;
+    /// The create API's `preSale` in wei: the creator's first buy, made inside createToken.
+    uint256 preSale;
+    /// The create API's `feePlan` (AntiSniperFeeMode): 1 on, 0 off; `_tokenInfoEx1s.feeSetting`.
+    uint8 feeSetting;
 }
 
 /// @title TokenManager2 (devnet)
@@ -34,6 +38,10 @@ struct CreateArgs {
 /// `_tokenInfos` tuple. Curve: x * y >= K with x = funds + A and y = offers + T (virtual
 /// reserves), A = maxRaising / 3 and T = maxOffers / 3, which makes the last curve price equal the
 /// DEX opening price R / (20% of supply). Buyers pay ceil, sellers get floor.
+/// AntiSniperFeeMode (`feePlan`): a buy pays an extra fee on top of the trading fee, highest in
+/// the creation block and lower each block after (ANTI_SNIPER_*: the devnet's own schedule;
+/// four.meme does not publish its own in the integration docs); the TokenPurchase `fee` stays
+/// the base fee and the extra accumulates in `_tokenInfoEx1s(token).extraFee`.
 contract TokenManager2 is ReentrancyGuardTransient {
     struct TokenInfo {
         address base;
@@ -51,6 +59,16 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 status;
     }
 
+    /// four.meme's TokenInfoEx1 (fourmeme-docs ITokenManager2.sol): `feeSetting > 0` is
+    /// AntiSniperFeeMode, `blockNumber` the creation block, `extraFee` the anti-sniper fees taken.
+    struct TokenInfoEx1 {
+        uint256 launchFee;
+        uint256 pcFee;
+        uint256 feeSetting;
+        uint256 blockNumber;
+        uint256 extraFee;
+    }
+
     uint256 public constant STATUS_TRADING = 0;
     uint256 public constant STATUS_HALT = 1;
     uint256 public constant STATUS_ADDING_LIQUIDITY = 2;
@@ -61,6 +79,10 @@ contract TokenManager2 is ReentrancyGuardTransient {
     uint256 internal constant MAX_OFFERS = 8e26;
     /// Tokens of tax a token keeps before it swaps and dispatches them.
     uint256 internal constant TAX_MIN_DISPATCH = 1_000e18;
+    /// Anti-sniper extra fee in the creation block, basis points of the curve amount.
+    uint256 public constant ANTI_SNIPER_START_BPS = 5_000;
+    /// How much lower it is each block after the creation block (none from block +10 on).
+    uint256 public constant ANTI_SNIPER_STEP_BPS = 500;
 
     address public immutable signer;
     address public immutable feeRecipient;
@@ -79,6 +101,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
     address public owner;
     mapping(uint256 => address) public _tokens;
     mapping(address => TokenInfo) public _tokenInfos;
+    mapping(address => TokenInfoEx1) public _tokenInfoEx1s;
     mapping(uint256 => bool) public usedRequestIds;
 
     event TokenCreate(
@@ -208,11 +231,33 @@ contract TokenManager2 is ReentrancyGuardTransient {
         ti.K = k;
         ti.T = t;
         ti.lastPrice = _price(ti);
+        TokenInfoEx1 storage ex = _tokenInfoEx1s[token];
+        ex.launchFee = fee;
+        ex.feeSetting = a.feeSetting;
+        ex.blockNumber = block.number;
         _tokens[_tokenCount++] = token;
         emit TokenCreate(msg.sender, token, a.requestId, a.name, a.symbol, TOTAL_SUPPLY, block.timestamp, fee);
         _pay(feeRecipient, fee);
-        // Anything above the launch fee is the creator's first buy (four.meme's presale).
-        if (msg.value > fee) _buyFunds(token, msg.sender, msg.value - fee, 0, msg.value - fee);
+        // The signed presale is the creator's first buy; whatever else was sent comes back.
+        if (a.preSale == 0) _pay(msg.sender, msg.value - fee);
+        else _preSale(ti, token, a.preSale, msg.value - fee);
+    }
+
+    /// @dev The creator's first buy inside createToken: `preSale` of curve amount (the value
+    /// four.meme's guides send is the launch fee + preSale + its trading fee), at the trading fee
+    /// alone (no anti-sniper fee for the creation's own buy), the rest of `value` refunded.
+    function _preSale(TokenInfo storage ti, address token, uint256 preSale, uint256 value) internal {
+        if (value < preSale + calcTradingFee(_mem(ti), preSale)) revert InsufficientValue();
+        uint256 remaining = ti.maxRaising - ti.funds;
+        uint256 amount;
+        uint256 cost;
+        if (preSale >= remaining) {
+            (amount, cost) = (_capAmount(ti), remaining);
+        } else {
+            amount = calcBuyAmount(_mem(ti), preSale);
+            cost = amount == 0 ? 0 : calcBuyCost(_mem(ti), amount);
+        }
+        _settleBuy(ti, msg.sender, amount, cost, 0, type(uint256).max, value, 0);
     }
 
     /// @dev four.meme's type-5 tax token with the signed `tokenTaxInfo` terms: `feeRate` on pair
@@ -356,8 +401,9 @@ contract TokenManager2 is ReentrancyGuardTransient {
     function _buyFunds(address token, address to, uint256 funds, uint256 minAmount, uint256 value) internal {
         TokenInfo storage ti = _trading(token);
         if (value < funds) revert InsufficientValue();
-        uint256 rate = _tradingFeeRate;
-        // Largest curve amount whose ceil-rounded fee still fits in `funds`.
+        uint256 extraRate = _extraFeeRate(token);
+        uint256 rate = _tradingFeeRate + extraRate;
+        // Largest curve amount whose ceil-rounded fees still fit in `funds`.
         uint256 budget = (funds * 10_000) / (10_000 + rate);
         uint256 remaining = ti.maxRaising - ti.funds;
         uint256 amount;
@@ -368,7 +414,7 @@ contract TokenManager2 is ReentrancyGuardTransient {
             amount = calcBuyAmount(_mem(ti), budget);
             cost = amount == 0 ? 0 : calcBuyCost(_mem(ti), amount);
         }
-        _settleBuy(ti, token, to, amount, cost, minAmount, type(uint256).max, value);
+        _settleBuy(ti, to, amount, cost, minAmount, type(uint256).max, value, extraRate);
     }
 
     function _buyAmount(address token, address to, uint256 amount, uint256 maxFunds) internal {
@@ -377,31 +423,35 @@ contract TokenManager2 is ReentrancyGuardTransient {
         uint256 cap = _capAmount(ti);
         if (amount > cap) revert ExceedsOffers();
         uint256 cost = amount == cap ? ti.maxRaising - ti.funds : calcBuyCost(_mem(ti), amount);
-        _settleBuy(ti, token, to, amount, cost, 0, maxFunds, msg.value);
+        _settleBuy(ti, to, amount, cost, 0, maxFunds, msg.value, _extraFeeRate(token));
     }
 
     function _settleBuy(
         TokenInfo storage ti,
-        address token,
         address to,
         uint256 amount,
         uint256 cost,
         uint256 minAmount,
         uint256 maxFunds,
-        uint256 value
+        uint256 value,
+        uint256 extraRate
     ) internal {
+        address token = ti.base;
         if (amount == 0) revert ZeroAmount();
         if (amount < minAmount) revert Slippage();
         uint256 fee = _ceilDiv(cost * _tradingFeeRate, 10_000);
-        uint256 total = cost + fee;
+        // Both fees rounded once together, so a buy with `funds` never needs a wei more than them.
+        uint256 extra = _ceilDiv(cost * (_tradingFeeRate + extraRate), 10_000) - fee;
+        uint256 total = cost + fee + extra;
         if (total > maxFunds) revert Slippage();
         if (total > value) revert InsufficientValue();
         ti.offers -= amount;
         ti.funds += cost;
         ti.lastPrice = _price(ti);
+        if (extra > 0) _tokenInfoEx1s[token].extraFee += extra;
         _emitTrade(ti, token, to, amount, cost, fee, true);
         if (!IERC20(token).transfer(to, amount)) revert TransferFailed();
-        _pay(feeRecipient, fee);
+        _pay(feeRecipient, fee + extra);
         if (ti.funds >= ti.maxRaising) _graduate(ti, token);
         _pay(msg.sender, value - total);
     }
@@ -447,6 +497,14 @@ contract TokenManager2 is ReentrancyGuardTransient {
         ti.offers = 0;
         ti.status = STATUS_COMPLETED;
         emit LiquidityAdded(token, tokens, address(0), bnb);
+    }
+
+    /// @dev The anti-sniper extra fee rate of a buy now (basis points); 0 without AntiSniperFeeMode.
+    function _extraFeeRate(address token) internal view returns (uint256) {
+        TokenInfoEx1 storage ex = _tokenInfoEx1s[token];
+        if (ex.feeSetting == 0) return 0;
+        uint256 drop = (block.number - ex.blockNumber) * ANTI_SNIPER_STEP_BPS;
+        return drop >= ANTI_SNIPER_START_BPS ? 0 : ANTI_SNIPER_START_BPS - drop;
     }
 
     /// @dev Tokens a buyer gets when the purchase reaches maxRaising exactly.

@@ -83,7 +83,14 @@ async function tokenRead(
 
 async function createToken(
   creator: Account,
-  opts: { treasury?: Address; feeRateBps?: number; recipientRate?: number } = {},
+  opts: {
+    treasury?: Address;
+    feeRateBps?: number;
+    recipientRate?: number;
+    preSale?: bigint;
+    feeSetting?: number;
+    value?: bigint;
+  } = {},
 ) {
   const { args, signature } = await signCreateArgs({
     name: "Agent Token",
@@ -95,16 +102,19 @@ async function createToken(
     recipientRate: opts.recipientRate,
     // What the recipient does not take is burned.
     burnRate: opts.recipientRate === undefined ? undefined : 100 - opts.recipientRate,
+    preSale: opts.preSale,
+    feeSetting: opts.feeSetting,
     signer: roles.launchpadSigner,
     chainId: t.record.chainId,
     tokenManager: tm,
   });
   const hash = await t.wallet(creator).writeContract({
     address: tm,
-    abi: tokenManager2Abi,
+    // The devnet's ABI names its errors (a refused preSale value: InsufficientValue).
+    abi: tokenManager2DevnetAbi,
     functionName: "createToken",
     args: [args, signature],
-    value: launchFee,
+    value: opts.value ?? launchFee,
   });
   const receipt = await t.mined(hash);
   const [ev] = parseEventLogs({
@@ -344,6 +354,95 @@ describe("TokenManager2 createToken", () => {
     await expect(send({ recipientRate: 90 })).rejects.toThrow(/BadTaxTerms/);
     await expect(send({ feeRateBps: 1100 })).rejects.toThrow(/BadTaxTerms/);
     await expect(send({ recipient: zeroAddress })).rejects.toThrow(/BadTaxTerms/);
+  });
+});
+
+describe("TokenManager2 createToken with preSale and feePlan (four.meme create-guide.md)", () => {
+  const ex1 = (token: Address) =>
+    t.publicClient.readContract({
+      address: tm,
+      abi: tokenManager2DevnetAbi,
+      functionName: "_tokenInfoEx1s",
+      args: [token],
+    });
+
+  it("buys the signed preSale for the creator inside createToken and refunds the rest; less value reverts", async () => {
+    const creator = await t.fundedAccount();
+    const preSale = parseEther("0.1");
+    // The curve's own quote for that budget: what the launch preview reads before creation.
+    const fresh = { offers: model.MAX_OFFERS, funds: 0n };
+    const { x, y } = model.reserves(c, fresh);
+    const amount = y - model.ceilDiv(c.K, x + preSale);
+    const bought = model.buyExact(c, fresh, amount - (amount % model.GWEI));
+    // four.meme's guides send the launch fee + preSale + its trading fee; short of it reverts.
+    const needed = launchFee + preSale + model.fee(c, preSale);
+    await expect(createToken(creator, { preSale, value: needed - 1n })).rejects.toThrow(
+      /InsufficientValue/,
+    );
+    const before = await bal(creator.address);
+    const extra = parseEther("0.5");
+    const { token, receipt } = await createToken(creator, { preSale, value: needed + extra });
+    const [ev] = parseEventLogs({
+      abi: tokenManager2Abi,
+      logs: receipt.logs,
+      eventName: "TokenPurchase",
+    });
+    expect(ev?.args).toMatchObject({
+      token,
+      account: creator.address,
+      amount: bought.amount,
+      cost: bought.cost,
+      fee: bought.fee,
+    });
+    expect(await tokenBal(token, creator.address)).toBe(bought.amount);
+    // Paid: the launch fee, the buy's cost and fee, gas; the rest (the extra 0.5 BNB) came back.
+    expect(before - (await bal(creator.address))).toBe(
+      launchFee + bought.cost + bought.fee + gasCost(receipt),
+    );
+    expect((await info(token)).funds).toBe(bought.cost);
+    expect(await ex1(token)).toEqual([launchFee, 0n, 0n, receipt.blockNumber, 0n]);
+  });
+
+  it("feePlan: a buy pays an extra fee, highest in the creation block and less each block, recorded in _tokenInfoEx1s; the event's fee stays the base fee", async () => {
+    const creator = await t.fundedAccount();
+    const { token, receipt } = await createToken(creator, { feeSetting: 1 });
+    const [start, step] = await Promise.all(
+      (["ANTI_SNIPER_START_BPS", "ANTI_SNIPER_STEP_BPS"] as const).map((functionName) =>
+        t.publicClient.readContract({ address: tm, abi: tokenManager2DevnetAbi, functionName }),
+      ),
+    );
+    const trader = await t.fundedAccount();
+    const amount = 1_000_000n * 10n ** 18n;
+    let extraTotal = 0n;
+    for (const wait of [0n, 2n, 20n]) {
+      if (wait > 0n) await t.testClient.mine({ blocks: Number(wait) });
+      const state = await info(token);
+      const before = await bal(trader.address);
+      const { receipt: buy, ev } = await purchase(
+        await t.wallet(trader).writeContract({
+          address: tm,
+          abi: tokenManager2Abi,
+          functionName: "buyToken",
+          args: [token, amount, parseEther("10")],
+          value: parseEther("10"),
+        }),
+      );
+      const age = buy.blockNumber - receipt.blockNumber;
+      const rate =
+        (start as bigint) > age * (step as bigint)
+          ? (start as bigint) - age * (step as bigint)
+          : 0n;
+      const base = model.buyExact(c, state, amount);
+      const extra = model.ceilDiv(base.cost * (c.rate + rate), 10_000n) - base.fee;
+      expect({ age, fee: ev.fee, cost: ev.cost }).toEqual({ age, fee: base.fee, cost: base.cost });
+      expect(before - (await bal(trader.address))).toBe(
+        base.cost + base.fee + extra + gasCost(buy),
+      );
+      if (wait === 20n) expect(extra).toBe(0n);
+      else expect(extra).toBeGreaterThan(0n);
+      extraTotal += extra;
+    }
+    expect(await ex1(token)).toEqual([launchFee, 0n, 1n, receipt.blockNumber, extraTotal]);
   });
 });
 

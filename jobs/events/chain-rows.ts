@@ -1,6 +1,8 @@
 import type { Sql } from "../../lib/db/client.ts";
 import { CHAIN_TYPES, type ChainEventType } from "../../lib/events/catalog.ts";
 import type { NewAgentEvent } from "../../lib/events/store.ts";
+import { LAUNCH_REPORT } from "../../lib/limits.ts";
+import { readLaunchReport } from "../../lib/market/launch-report.ts";
 
 /** The source of every chain-derived event (docs/events.md). */
 export const CHAIN_SOURCE = "evm-indexer:bsc";
@@ -45,6 +47,7 @@ export async function readChainEvents(
   schema: string,
   chainId: number,
   agents: ProjectedAgent[],
+  head: bigint,
 ): Promise<NewAgentEvent[]> {
   if (agents.length === 0) return [];
   const v = (name: string) => sql`${sql(schema)}.${sql(name)}`;
@@ -91,7 +94,7 @@ export async function readChainEvents(
     from ${ag} join ${v("token")} k on k.address = ag.token
       join ${v("wallet_activity")} w on w.agent_id = k.agent_id and w.block_number > ag.from_block`;
   const out: NewAgentEvent[] = [];
-  for (const r of rows) {
+  for (const r of [...rows, ...(await readLaunchReports(sql, schema, chainId, agents, head))]) {
     const type = (IDENTITY_KIND[r.type] ?? WALLET_KIND[r.type] ?? r.type) as ChainEventType;
     if (!(type in CHAIN_TYPES)) continue;
     out.push({
@@ -109,6 +112,61 @@ export async function readChainEvents(
           : null,
       chainId,
       blockNumber: BigInt(r.block),
+    });
+  }
+  return out;
+}
+
+/**
+ * `launch.report` of each agent token whose launch window closed above its `fromBlock` and at
+ * or below `head`: the report's figures once final (lib/market/launch-report.ts), at the window's
+ * last block. Its time is the launch's (the creation block's): the report describes the launch.
+ */
+async function readLaunchReports(
+  sql: Sql,
+  schema: string,
+  chainId: number,
+  agents: ProjectedAgent[],
+  head: bigint,
+): Promise<Raw[]> {
+  const window = BigInt(LAUNCH_REPORT.windowBlocks);
+  const tokens = await sql<{ address: string; created_block: string; created_at: string }[]>`
+    select address, created_block::text, created_at::text from ${sql(schema)}.${sql("token")}
+    where address in ${sql(agents.map((a) => a.token))} and origin = 'registry'
+      and created_block is not null`;
+  const created = new Map(tokens.map((t) => [t.address, t]));
+  const due = agents.flatMap((a) => {
+    const t = created.get(a.token);
+    const end = t ? BigInt(t.created_block) + window : null;
+    return t && end !== null && end > a.fromBlock && end <= head
+      ? [{ agent_id: a.agentId, token: a.token, created_at: t.created_at }]
+      : [];
+  });
+  const out: Raw[] = [];
+  for (const d of due) {
+    const r = await readLaunchReport({ sql, schema, token: d.token, indexedBlock: head });
+    if (!r) continue;
+    out.push({
+      agent_id: d.agent_id,
+      type: "launch.report",
+      sid: `${chainId}:${r.createdTx}:launch-report`,
+      block: r.windowEndBlock,
+      ts: d.created_at,
+      data: {
+        token: r.token,
+        windowBlocks: r.windowBlocks,
+        windowEndBlock: r.windowEndBlock,
+        antiSniper: r.antiSniper,
+        creatorTokenAmount: r.creatorBuy?.tokenAmount ?? "0",
+        buyers: r.totals.buyers,
+        tokenAmount: r.totals.tokenAmount,
+        shareBps: r.totals.shareBps,
+        bundles: r.bundles.length,
+        bundledWallets: r.totals.bundledWallets,
+        bundledShareBps: r.totals.bundledShareBps,
+        txHash: r.createdTx,
+        blockNumber: r.windowEndBlock,
+      },
     });
   }
   return out;

@@ -53,7 +53,7 @@ export async function projectChainEvents(
         }),
       }),
     );
-    const want = await readChainEvents(tx, p.schema, chain.chainId, agents);
+    const want = await readChainEvents(tx, p.schema, chain.chainId, agents, head);
     const done = await reconcileWindow(tx, { source: CHAIN_SOURCE, targets: agents }, want);
     if (agents.length > 0) {
       await tx`

@@ -10,6 +10,7 @@ import { UpstreamError } from "../../services/http.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
+import { firstBuyValue, firstBuyWei } from "./first-buy.ts";
 import { maybeKill } from "./kill-points.ts";
 import { identityGas, launchBudget, launchFee } from "./prepare.ts";
 import { patchSaga, type SagaPatch, type SagaRow } from "./row.ts";
@@ -40,17 +41,20 @@ const receiptWait = {
 };
 
 /**
- * Gas money the wallet still needs for its two transactions and the launch fee; null: none. A
- * wallet prepared with the launch's budget needs none. Once createToken is sent the launch is
- * paid for: a resumed saga must not top the spent wallet up again.
+ * Money the wallet still needs for its two transactions, the launch fee and the first buy with
+ * its fee; null: none. A wallet prepared with the launch's budget needs only the first buy.
+ * Once createToken is sent the launch is paid for: a resumed saga must not top the spent wallet
+ * up again.
  */
 async function fundCall(ctx: SagaContext, saga: SagaRow): Promise<RelayerCall | null> {
   if (saga.create_tx || saga.token_address) return null;
   const address = need(saga.wallet_address, "wallet");
-  const [balance, target] = await Promise.all([
+  const [balance, budget, firstBuy] = await Promise.all([
     ctx.client.getBalance({ address }),
     launchBudget(ctx),
+    firstBuyValue(ctx, firstBuyWei(saga)),
   ]);
+  const target = budget + firstBuy;
   return balance >= target ? null : { to: address, value: target - balance };
 }
 
@@ -250,12 +254,18 @@ const identityMined: Step = async (ctx, saga) => {
   return "done";
 };
 
-/** The createToken call as four.meme's guide makes it: its args unchanged, value = the launch fee. */
+/**
+ * The createToken call as four.meme's guide makes it: its args unchanged, value = the launch
+ * fee and the first buy (preSale) with its fee.
+ */
 async function createCall(ctx: SagaContext, saga: SagaRow) {
+  const [fee, firstBuy] = await Promise.all([
+    launchFee(ctx),
+    firstBuyValue(ctx, firstBuyWei(saga)),
+  ]);
   return {
     to: ctx.contracts.tokenManager2,
-    // No presale: the creator buys nothing at creation.
-    value: await launchFee(ctx),
+    value: fee + firstBuy,
     data: encodeFunctionData({
       abi: tokenManager2Abi,
       functionName: "createToken",
@@ -297,7 +307,8 @@ const createSent: Step = async (ctx, saga) => {
 
 /**
  * The token from TokenCreate in createToken's receipt (four.meme names it nowhere else), which
- * must be the token asked for: the request's name and ticker, created by our wallet.
+ * must be the token asked for: the request's name and ticker, created by our wallet; and the
+ * first buy from its TokenPurchase for the wallet.
  */
 const createMined: Step = async (ctx, saga) => {
   if (saga.token_address) return "skipped";
@@ -327,9 +338,23 @@ const createMined: Step = async (ctx, saga) => {
       `createToken ${hash} created another token than asked (${differs.join(", ")} differ)`,
     );
   }
+  const token = lower(ev.args.token as Address);
+  // The first buy: createToken's TokenPurchase of this token for the wallet (none without one).
+  const bought = parseEventLogs({
+    abi: tokenManager2Abi,
+    logs: receipt.logs,
+    eventName: "TokenPurchase",
+  }).find((p) => lower(p.args.token) === token && lower(p.args.account) === saga.wallet_address);
   await patchSaga(ctx.sql, saga, {
-    token_address: lower(ev.args.token as Address),
+    token_address: token,
     request_id: String(ev.args.requestId),
+    first_buy: bought
+      ? {
+          tokens: bought.args.amount.toString(),
+          costWei: bought.args.cost.toString(),
+          feeWei: bought.args.fee.toString(),
+        }
+      : null,
   });
   return "done";
 };

@@ -6,6 +6,7 @@ import { pairAddress } from "../../lib/pair.ts";
 import type { TokenTaxInfo } from "../../lib/token-terms.ts";
 import { LAUNCH_LIMITS } from "../limits.ts";
 import type { SagaContext } from "./context.ts";
+import { firstBuyValue, quoteFirstBuy } from "./first-buy.ts";
 import type { SagaRow } from "./row.ts";
 import { registrationPath, treasuryPlan } from "./steps.ts";
 
@@ -29,6 +30,15 @@ export type AgentLaunchPreview = {
   pairAddress: Address | null;
   /** The token's tax terms (four.meme's `tokenTaxInfo`, percent), the treasury as recipient. */
   tokenTaxInfo: TokenTaxInfo & { recipientAddress: Address };
+  antiSniper: boolean;
+  /** The first buy asked for and what it would buy (first-buy.ts); null without one. */
+  firstBuy: {
+    bnbWei: string;
+    valueWei: string;
+    tokens: string | null;
+    costWei: string | null;
+    feeWei: string | null;
+  } | null;
   launchFeeWei: string;
   gasPriceWei: string;
   transactions: PreviewTx[];
@@ -39,18 +49,23 @@ export type AgentLaunchPreview = {
 
 const lower = (a: string) => a.toLowerCase() as Address;
 
+/** What the request asks of the token: its first buy (wei) and AntiSniperFeeMode. */
+export type PreviewAsked = { firstBuyWei: bigint; antiSniper: boolean };
+
 /**
  * What an agent's launch would do, sending nothing: the wallet (the signer's, provisioned
  * idempotently, the one the saga then uses), the treasury Safe's CREATE2 address, the token
- * and pair when already known, the launch fee, and every transaction's estimated gas and the
- * relayer's total spend. No saga row, nonce or balance changes.
+ * and pair when already known, the launch fee, the first buy priced on the curve, and every
+ * transaction's estimated gas and the relayer's total spend. No saga row, nonce or balance
+ * changes.
  *
  * @example
- * const preview = await previewAgentLaunch(ctx, agentId);
+ * const preview = await previewAgentLaunch(ctx, agentId, { firstBuyWei: 10n ** 17n, antiSniper: true });
  */
 export async function previewAgentLaunch(
   ctx: SagaContext,
   agentId: string,
+  asked: PreviewAsked,
 ): Promise<AgentLaunchPreview> {
   const [saga] = await ctx.sql<
     SagaRow[]
@@ -71,7 +86,7 @@ export async function previewAgentLaunch(
     agent_id: agentId,
     wallet_address: wallet,
   } as SagaRow);
-  const [balance, gasPrice, launchFee, treasuryCode] = await Promise.all([
+  const [balance, gasPrice, launchFee, treasuryCode, firstBuy, quote] = await Promise.all([
     ctx.client.getBalance({ address: wallet }),
     ctx.client.getGasPrice(),
     ctx.client.readContract({
@@ -80,10 +95,12 @@ export async function previewAgentLaunch(
       functionName: "_launchFee",
     }),
     ctx.client.getCode({ address: plan.address }),
+    firstBuyValue(ctx, asked.firstBuyWei),
+    asked.firstBuyWei === 0n ? null : quoteFirstBuy(ctx, asked.firstBuyWei),
   ]);
   const token = saga?.token_address ? lower(saga.token_address) : null;
   const relayer = lower(ctx.relayer.address);
-  const target = launchFee + gasPrice * LAUNCH_LIMITS.fundGasUnits;
+  const target = launchFee + firstBuy + gasPrice * LAUNCH_LIMITS.fundGasUnits;
   const fundValue = balance >= target ? 0n : target - balance;
   const txs: PreviewTx[] = [];
   const estimate = async (t: Omit<PreviewTx, "gas" | "basis">, data?: `0x${string}`) => {
@@ -126,7 +143,7 @@ export async function previewAgentLaunch(
     step: "create",
     from: wallet,
     to: ctx.contracts.tokenManager2,
-    valueWei: launchFee.toString(),
+    valueWei: (launchFee + firstBuy).toString(),
     gas: (LAUNCH_LIMITS.fundGasUnits - identityGas).toString(),
     basis: "budget",
   });
@@ -154,6 +171,17 @@ export async function previewAgentLaunch(
         })
       : null,
     tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: plan.address },
+    antiSniper: asked.antiSniper,
+    firstBuy:
+      asked.firstBuyWei === 0n
+        ? null
+        : {
+            bnbWei: asked.firstBuyWei.toString(),
+            valueWei: firstBuy.toString(),
+            tokens: quote ? quote.tokens.toString() : null,
+            costWei: quote ? quote.costWei.toString() : null,
+            feeWei: quote ? quote.feeWei.toString() : null,
+          },
     launchFeeWei: launchFee.toString(),
     gasPriceWei: gasPrice.toString(),
     transactions: txs,

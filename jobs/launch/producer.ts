@@ -6,7 +6,7 @@ import { JOB_LIMITS, LAUNCH_LIMITS } from "../limits.ts";
  * The launch queue's producer side: the one module of jobs/ the API may import. It sends saga
  * jobs and names the saga row the API reads; running sagas is the worker's business.
  */
-export type { LaunchRequestData, SagaRow } from "./row.ts";
+export type { FirstBuy, LaunchRequestData, SagaRow } from "./row.ts";
 
 /**
  * Asks a worker to run (or resume) an agent's saga. Sending twice is harmless: the saga's

@@ -10,7 +10,14 @@ export type LaunchRequestData = {
   imageUrl: string;
   patronX?: string | null;
   chainId: 56;
+  /** The agent's first buy in wei (four.meme's `preSale`); absent in requests stored before it. */
+  firstBuyWei?: string;
+  /** four.meme's `feePlan` (AntiSniperFeeMode); absent: on. */
+  antiSniper?: boolean;
 };
+
+/** The first buy createToken made, from its receipt's TokenPurchase (wei strings). */
+export type FirstBuy = { tokens: string; costWei: string; feeWei: string };
 
 /** One row of `app.launch_sagas`. */
 export type SagaRow = {
@@ -36,6 +43,7 @@ export type SagaRow = {
   register_tx: StoredTx | null;
   create_tx: `0x${string}` | null;
   token_address: `0x${string}` | null;
+  first_buy: FirstBuy | null;
 };
 
 /** Columns a step may write. */

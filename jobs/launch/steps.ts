@@ -2,6 +2,7 @@ import {
   type Address,
   encodeFunctionData,
   encodePacked,
+  formatEther,
   getCreate2Address,
   type Hex,
   keccak256,
@@ -13,6 +14,7 @@ import { safeProxyFactoryAbi } from "../../abis/SafeProxyFactory.ts";
 import { checkImage } from "../../lib/image/check.ts";
 import type { SagaContext } from "./context.ts";
 import { SagaError } from "./errors.ts";
+import { antiSniper, firstBuyWei } from "./first-buy.ts";
 import { fourmemeImage, fourmemeSession, withFreshOnRefusal } from "./fourmeme.ts";
 import { patchSaga, type SagaRow } from "./row.ts";
 
@@ -91,7 +93,8 @@ export async function treasuryPlan(ctx: SagaContext, saga: SagaRow) {
  * create. The login and the upload are kept (fourmeme.ts): a wallet prepared before the request
  * logged in then, and an image already uploaded is not sent again. The treasury it names is the
  * Safe's CREATE2 address, which needs neither the Safe nor funding-sent, so this runs beside
- * them. Both answers are stored as they came: never decoded, never changed.
+ * them. The body asks for the agent's first buy (`preSale`) and AntiSniperFeeMode (`feePlan`)
+ * as the request did. Both answers are stored as they came: never decoded, never changed.
  */
 export const launchpad: Step = async (ctx, saga) => {
   if (saga.create_arg) return "skipped";
@@ -123,9 +126,10 @@ export const launchpad: Step = async (ctx, saga) => {
       launchTime: Date.now(),
       label: "AI",
       lpTradingFee: 0.0025,
-      preSale: "0",
+      // four.meme takes the first buy in BNB as a decimal string ("0" for none), exact to the wei.
+      preSale: formatEther(firstBuyWei(saga)),
       onlyMPC: false,
-      feePlan: false,
+      feePlan: antiSniper(saga),
       tokenTaxInfo: { ...ctx.tokenTerms, recipientAddress: plan.address },
       raisedToken,
     });

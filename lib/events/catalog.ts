@@ -123,6 +123,7 @@ export const CHAIN_TYPES = {
   "trade.sell": "trading",
   "launch.created": "market",
   "launch.graduated": "market",
+  "launch.report": "market",
   "identity.registered": "system",
   "identity.uri_updated": "system",
   "identity.metadata_set": "system",

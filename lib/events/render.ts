@@ -21,6 +21,11 @@ const units = (v: unknown) => {
     return "?";
   }
 };
+/** Basis points as a percent with 2 decimals. */
+const pct = (v: unknown) => {
+  const n = Number(v);
+  return Number.isInteger(n) ? `${(n / 100).toFixed(2)}%` : "?%";
+};
 /** A perps transfer's other end: another account, or the account's spot or another perp dex. */
 const otherEnd = (d: Record<string, unknown>) =>
   d.peer ? short(d.peer) : !d.via || d.via === "spot" ? "spot" : `the ${s(d.via)} perp dex`;
@@ -109,6 +114,8 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
     `${short(d.account)} sold ${units(d.tokenAmount)} tokens for ${units(d.bnbAmount)} BNB on the ${s(d.venue)}`,
   "launch.created": (d) => `Token ${s(d.symbol)} created on the launchpad`,
   "launch.graduated": (d) => `Token ${s(d.symbol)} graduated to the DEX`,
+  "launch.report": (d) =>
+    `Launch report: ${s(d.buyers)} other wallets bought ${pct(d.shareBps)} of the supply in the first ${s(d.windowBlocks)} blocks; ${s(d.bundles)} bundles of freshly funded wallets took ${pct(d.bundledShareBps)}`,
   "identity.registered": (d) => `ERC-8004 identity #${s(d.identityId)} linked to the token`,
   "identity.uri_updated": (d) => `Agent card moved to ${s(d.uri)}`,
   "identity.metadata_set": (d) => `Identity metadata ${s(d.key)} updated`,

@@ -11,6 +11,7 @@ import { projectChainEvents } from "../../jobs/events/projector.ts";
 import { startChainProjector } from "../../jobs/events/run-projector.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
+import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { freePort } from "../../lib/local/net.ts";
 import {
   type StartEmbeddedPostgresReturnType,
@@ -83,7 +84,8 @@ async function freshFeed(schema: string): Promise<FeedRow[]> {
     token: a.token_address as string,
     fromBlock: -1n,
   }));
-  const rows = await readChainEvents(sql, schema, record.chainId, agents);
+  const head = (await readCheckpoints(sql, schema))?.chains[0]?.block ?? 0n;
+  const rows = await readChainEvents(sql, schema, record.chainId, agents, head);
   return rows
     .map((e) => ({
       sid: e.sourceEventId,

@@ -8,6 +8,7 @@ import { taxTokenAbi } from "../../abis/TaxToken.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { uniswapV2PairAbi } from "../../abis/UniswapV2Pair.ts";
 import type { DeploymentRecord } from "../../devnet/record.ts";
+import { LAUNCH_REPORT } from "../../lib/limits.ts";
 
 // An independent recomputation of the indexer's tables from raw logs (eth_getLogs) and contract
 // reads. It shares no code with src/: a bug there cannot hide here.
@@ -38,7 +39,7 @@ export type CheckIndexParameters = {
 export async function dumpTables(sql: Sql, schema: string) {
   const tables = ["token", "trade", "candle", "holder", "identity", "identity_change", "launch"];
   tables.push("depositor", "launch_event", "wallet_activity", "watched_wallet", "bnb_usd");
-  tables.push("bnb_usd_latest");
+  tables.push("bnb_usd_latest", "launch_buyer", "launch_funding");
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     const rows = await sql.unsafe(`select * from "${schema}"."${t}"`);
@@ -408,5 +409,44 @@ export async function checkIndex(p: CheckIndexParameters): Promise<string[]> {
       lc((await read("getAgentWallet")) as string),
     );
   }
+
+  // The launch report's facts: each registered token's buyers (not its creator) in its window,
+  // and the plain BNB transfers to each in the blocks before its first buy (block by block).
+  const wantBuyers: string[] = [];
+  const wantFunding: string[] = [];
+  const window = BigInt(LAUNCH_REPORT.windowBlocks);
+  const purchases = await logs(c.tokenManager2, "TokenPurchase", tokenManager2Abi);
+  for (const created of await logs(c.tokenManager2, "TokenCreate", tokenManager2Abi)) {
+    const token = lc(created.args.token);
+    if (!registered.some((l) => lc(l.args.token) === token)) continue;
+    const first = new Map<Address, { block: bigint; tx: Hex }>();
+    for (const l of purchases) {
+      const account = lc(l.args.account);
+      if (lc(l.args.token) !== token || account === lc(created.args.creator)) continue;
+      if (l.blockNumber > created.blockNumber + window || first.has(account)) continue;
+      first.set(account, { block: l.blockNumber, tx: l.transactionHash });
+    }
+    for (const [account, buy] of first) {
+      wantBuyers.push(`${token}:${account}:${buy.block}:${buy.tx}`);
+      const low = buy.block - BigInt(LAUNCH_REPORT.fundingLookbackBlocks);
+      for (let n = buy.block; n >= (low > 0n ? low : 0n); n--) {
+        const b = await client.getBlock({ blockNumber: n, includeTransactions: true });
+        const at = b.transactions.findIndex((t) => t.hash === buy.tx);
+        for (const [i, t] of b.transactions.entries()) {
+          if (n === buy.block && i >= at) continue;
+          if (t.to && lc(t.to) === account && t.value > 0n && lc(t.from) !== account)
+            wantFunding.push(`${token}:${account}:${lc(t.from)}:${t.value}:${n}:${t.hash}`);
+        }
+      }
+    }
+  }
+  const gotBuyers = (await q("launch_buyer")).map(
+    (r) => `${r.token}:${r.account}:${r.first_buy_block}:${r.first_buy_tx}`,
+  );
+  eq("launch buyers", gotBuyers.sort().join(","), wantBuyers.sort().join(","));
+  const gotFunding = (await q("launch_funding")).map(
+    (r) => `${r.token}:${r.wallet}:${r.funder}:${r.amount}:${r.block_number}:${r.tx_hash}`,
+  );
+  eq("launch funding", gotFunding.sort().join(","), [...new Set(wantFunding)].sort().join(","));
   return bad;
 }

@@ -27,6 +27,10 @@ const guideAbi = parseAbi([
   "function createToken(bytes args, bytes signature) payable",
   "function _launchFee() view returns (uint256)",
   "event TokenCreate(address creator, address token, uint256 requestId, string name, string symbol, uint256 totalSupply, uint256 launchTime, uint256 launchFee)",
+  // The trade guide (section 6) and ITokenManager2.sol: AntiSniperFeeMode is feeSetting > 0.
+  "function _tradingFeeRate() view returns (uint256)",
+  "function _tokenInfoEx1s(address token) view returns (uint256 launchFee, uint256 pcFee, uint256 feeSetting, uint256 blockNumber, uint256 extraFee)",
+  "event TokenPurchase(address token, address account, uint256 price, uint256 amount, uint256 cost, uint256 fee, uint256 offers, uint256 funds)",
 ]);
 
 type Envelope = { code: string | number; msg?: string; data: unknown };
@@ -204,6 +208,43 @@ describe("four.meme's create guide against the stand-in and the devnet", () => {
     ).rejects.toThrow(/RequestUsed|revert/);
   }, 120_000);
 
+  it("preSale and feePlan: the value the guide's scripts send buys the preSale for the creator, and the token is in AntiSniperFeeMode", async () => {
+    const [bnb] = ok(await api.config()) as unknown[];
+    const creator = (await chain.fundedAccount()) as ReturnType<typeof privateKeyToAccount>;
+    const token = await login(creator);
+    const imgUrl = ok(await api.upload(token, samplePng())) as string;
+    const asked = { ...body(imgUrl, bnb, creator.address), preSale: "0.01", feePlan: true };
+    const created = ok(await api.create(token, asked)) as Record<string, Hex>;
+    const tm = chain.record.contracts.tokenManager2;
+    const read = (functionName: "_launchFee" | "_tradingFeeRate") =>
+      chain.publicClient.readContract({ address: tm, abi: guideAbi, functionName });
+    // four-meme-ai's create-token-api.ts: launch fee + preSale in wei + its trading fee.
+    const preSale = parseEther(asked.preSale);
+    const value =
+      (await read("_launchFee")) + preSale + (preSale * (await read("_tradingFeeRate"))) / 10_000n;
+    const receipt = await chain.mined(
+      await chain.wallet(creator).writeContract({
+        address: tm,
+        abi: guideAbi,
+        functionName: "createToken",
+        args: [created.createArg as Hex, created.signature as Hex],
+        value,
+      }),
+    );
+    const [made] = parseEventLogs({ abi: guideAbi, logs: receipt.logs, eventName: "TokenCreate" });
+    const [buy] = parseEventLogs({ abi: guideAbi, logs: receipt.logs, eventName: "TokenPurchase" });
+    expect(buy?.args.account.toLowerCase()).toBe(creator.address.toLowerCase());
+    expect(buy?.args.cost).toBeLessThanOrEqual(preSale);
+    expect(buy?.args.amount).toBeGreaterThan(0n);
+    const ex1 = await chain.publicClient.readContract({
+      address: tm,
+      abi: guideAbi,
+      functionName: "_tokenInfoEx1s",
+      args: [made?.args.token as Address],
+    });
+    expect(ex1[2]).toBeGreaterThan(0n);
+  }, 60_000);
+
   it("refuses what four.meme refuses, in its envelope", async () => {
     const [bnb] = ok(await api.config()) as unknown[];
     const creator = (await chain.fundedAccount()) as ReturnType<typeof privateKeyToAccount>;
@@ -232,6 +273,12 @@ describe("four.meme's create guide against the stand-in and the devnet", () => {
       [{ ...good, tokenTaxInfo: { ...tax, minSharing: 150000 } }, /minSharing/],
       [{ ...good, tokenTaxInfo: { ...tax, minSharing: 10000 } }, /minSharing/],
       [{ ...good, tokenTaxInfo: { ...tax, recipientAddress: "" } }, /recipientAddress/],
+      // preSale is a decimal string of the quote ("0" for none), feePlan a boolean.
+      [{ ...good, preSale: 0.1 }, /preSale/],
+      [{ ...good, preSale: "-0.1" }, /preSale/],
+      [{ ...good, preSale: "0.1 BNB" }, /preSale/],
+      [{ ...good, feePlan: "true" }, /feePlan/],
+      [{ ...good, feePlan: undefined }, /feePlan/],
     ];
     for (const [b, msg] of cases) refused(await api.create(token, b), msg);
   }, 60_000);

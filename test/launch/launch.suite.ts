@@ -179,6 +179,9 @@ describe("launch", () => {
       walletAddress: expect.stringMatching(/^0x[0-9a-f]{40}$/),
       agentPageUrl: `${env.WEB_URL}/agent/${d.tokenAddress}`,
       launchpadUrl: `https://four.meme/token/${d.tokenAddress}`,
+      // Anti-sniper unless asked off; no first buy unless asked for.
+      antiSniper: true,
+      firstBuy: null,
     });
 
     const client = chainClient(env);

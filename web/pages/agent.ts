@@ -6,6 +6,7 @@ import type {
   AssetHolding,
   BurnRate,
   Holdings,
+  LaunchReport,
   NavPoint,
   PerpsAccount,
   SourceHoldings,
@@ -40,6 +41,8 @@ export type AgentPageData = {
   burn: BurnRate | null;
   perps: PerpsAccount | null;
   nav: NavPoint[];
+  /** The token's launch report; null for a token without one (not created, a deposit launch's). */
+  report: LaunchReport | null;
   categories: readonly string[];
 };
 
@@ -67,6 +70,7 @@ ${
     : ""
 }
 <p class="small mono" title="token address">${d.address}</p>
+${a?.firstBuy ? html`<p class="small" id="first-buy">First buy at launch: ${exact(tokens(a.firstBuy.tokenAmount), `${a.firstBuy.tokenAmount} units`)} tokens for ${exact(bnb(a.firstBuy.bnbAmount), `${a.firstBuy.bnbAmount} wei`)}</p>` : ""}
 </div>
 </section>`;
 }
@@ -211,12 +215,54 @@ ${policy}
 </section>`;
 }
 
+const buyCells = (b: { tokenAmount: string; bnbAmount: string; shareBps: number }) =>
+  html`<td class="num">${exact(tokens(b.tokenAmount), `${b.tokenAmount} units`)}</td>
+<td class="num">${exact(bnb(b.bnbAmount), `${b.bnbAmount} wei`)}</td><td class="num">${bps(b.shareBps)}</td>`;
+
+/** Who bought in the token's first blocks, the bundles among them, the creator's buy apart. */
+function launchReport(r: LaunchReport): Html {
+  const bundleOf = new Map(r.bundles.flatMap((u) => u.wallets.map((w) => [w, u.funder] as const)));
+  return html`<section aria-labelledby="report-h" class="card" id="launch-report">
+<h2 id="report-h">Launch report</h2>
+<p class="small">Curve buys in the creation block and the ${r.windowBlocks} after it (to block ${r.windowEndBlock});
+BNB sent to each buyer in the ${r.fundingLookbackBlocks} blocks before its first buy.
+${r.final ? "Final." : html`<span class="badge">in progress</span>`}
+${r.antiSniper ? html`<span class="badge">anti-sniper fees on</span>` : ""}</p>
+<dl class="stats">
+<div><dt>Creator's buy</dt><dd id="report-creator">${r.creatorBuy ? html`${exact(tokens(r.creatorBuy.tokenAmount), `${r.creatorBuy.tokenAmount} units`)} (${bps(r.creatorBuy.shareBps)})` : "none"}</dd></div>
+<div><dt>Other buyers</dt><dd id="report-buyers">${r.totals.buyers}</dd></div>
+<div><dt>Their share</dt><dd id="report-share">${bps(r.totals.shareBps)}</dd></div>
+<div><dt>Bundles</dt><dd id="report-bundles">${r.bundles.length} (${r.totals.bundledWallets} wallets, ${bps(r.totals.bundledShareBps)})</dd></div>
+</dl>
+${r.bundles.map(
+  (
+    u,
+  ) => html`<p class="bundle">Bundle: ${address(u.funder)}${u.funderIsCreator ? " (the creator)" : ""} funded
+${u.wallets.length} buyers with ${exact(bnb(u.fundedWei), `${u.fundedWei} wei`)} just before they bought ${bps(u.shareBps)} of the supply.</p>`,
+)}
+${
+  r.buyers.length
+    ? html`<div class="table-wrap"><table class="list">
+<thead><tr><th scope="col">Buyer</th><th scope="col" class="num">Block</th><th scope="col" class="num">Tokens</th>
+<th scope="col" class="num">BNB</th><th scope="col" class="num">Supply</th><th scope="col">Funded by</th></tr></thead>
+<tbody>${r.buyers.map(
+        (
+          b,
+        ) => html`<tr><td>${address(b.account)}</td><td class="num">+${b.firstBlockOffset}</td>${buyCells(b)}
+<td>${b.fundedBy.length ? b.fundedBy.map((f) => html`${address(f.funder)} `) : "—"}${bundleOf.has(b.account) ? html`<span class="badge">bundle</span>` : ""}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p class="empty">No one else bought in the first blocks.</p>`
+}
+</section>`;
+}
+
 /** `/agent/<token>` (and `/a/<slug>`): the agent's whole page; islands make it live. */
 export function agentPage(ctx: PageContext, d: AgentPageData): Html {
   const title = d.agent?.name ?? d.token?.name ?? d.address;
   const body = html`${header(d)}
 ${d.token ? stats(d.token) : html`<p class="empty">The token is not indexed yet.</p>`}
 ${chart()}
+${d.report ? launchReport(d.report) : ""}
 <div class="grid2">${tape(d.trades)}${feed(d.feed, d.categories)}</div>
 ${d.agent ? html`<div class="grid2">${holdings(d.holdings, d.burn)}${records(d.agent)}</div>${perpsPanel(d.perps)}` : ""}`;
   return layout(ctx, {

@@ -43,6 +43,7 @@ export function createProblem({ body: b, raisedTokens, uploaded }: CreateCheck):
   if (b.lpTradingFee !== 0.0025) return "lpTradingFee must be 0.0025";
   if (typeof b.preSale !== "string" || !/^\d+(\.\d{1,18})?$/.test(b.preSale))
     return 'preSale must be a decimal amount, "0" for none';
+  if (typeof b.feePlan !== "boolean") return "feePlan must be true or false";
   if (!b.raisedToken) return "raisedToken is required (copy it from /v1/public/config)";
   const preset = raisedTokens.find((t) => t.symbol === b.raisedToken?.symbol);
   if (!preset || !isDeepStrictEqual(preset, b.raisedToken))
@@ -81,6 +82,9 @@ export async function signCreate(p: SignCreateParameters): Promise<TokenCreateRe
     recipientRate: t?.recipientRate ?? 0,
     recipient: (t?.recipientAddress || p.creator) as Address,
     minSharing: parseEther(String(t?.minSharing ?? 100_000)),
+    // The creator's first buy, in the raise's quote (BNB: ether units), and AntiSniperFeeMode.
+    preSale: parseEther(p.body.preSale),
+    feeSetting: p.body.feePlan ? 1 : 0,
     signer: p.signer,
     chainId: p.record.chainId,
     tokenManager: p.record.contracts.tokenManager2,
