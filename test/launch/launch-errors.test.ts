@@ -12,6 +12,7 @@ import type { SagaContext } from "../../jobs/launch/context.ts";
 import { runSaga } from "../../jobs/launch/saga.ts";
 import { createAgent } from "../../lib/agents/keys.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
+import { serveWorld, type WorldServer } from "../helpers/world/serve.ts";
 
 // what: A failed agent launch tells its caller fixed words per code and the attempt's launchId, never the cause (a signer answering with its database's error, an unreachable internal URL): the launch's own answer, a retry that reads the running launch's result, and MCP's launch_agent alike; the log and GET /v2/admin/launches/{launchId} (operator token only) hold the cause
 
@@ -24,7 +25,8 @@ const ORCHESTRATOR_WORDS =
 
 let db: TestDatabase;
 let t: TestApp;
-let image: Server;
+/** The agent's image, at a public name of the world (npm test), fetched as production does. */
+let image: WorldServer;
 let imageOrigin: string;
 /** A signer that holds every request until released, then answers 500 with its database's error. */
 let signer: Server;
@@ -44,15 +46,16 @@ const listen = (s: Server) =>
 
 beforeAll(async () => {
   db = await startTestDatabase();
-  image = createServer((_, res) => {
+  image = await serveWorld("images.example.net", (_, res) => {
     res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
   });
+  imageOrigin = image.origin;
   signer = createServer(async (_, res) => {
     await released;
     res.writeHead(500, { "content-type": "application/json" });
     res.end(JSON.stringify({ ok: false, error: DB_ERROR }));
   });
-  [imageOrigin, signerUrl] = await Promise.all([listen(image), listen(signer)]);
+  signerUrl = await listen(signer);
   const log = pino({ level: "info" }, { write: (l: string) => void logged.push(JSON.parse(l)) });
   // The saga the worker would run for the job the API sends: the real one, reaching its signer.
   const context = (stewardUrl: string) =>
@@ -78,7 +81,8 @@ beforeAll(async () => {
         enqueue: async (agentId) => {
           sagas.push(runSaga(context(signerFor.get(agentId) as string), agentId));
         },
-        trustedImageOrigins: [imageOrigin],
+        trustedImageOrigins: [],
+        firstBuyMaxWei: 0n,
         deadlineMs: 3_000,
         webUrl: "http://localhost:3000",
         launchpadTokenUrl: "http://localhost:3000/token/{address}",
@@ -92,11 +96,7 @@ afterAll(async () => {
   release();
   await Promise.allSettled(sagas);
   signer?.closeAllConnections();
-  await Promise.all([
-    new Promise((r) => signer?.close(r)),
-    new Promise((r) => image?.close(r)),
-    db?.stop(),
-  ]);
+  await Promise.all([new Promise((r) => signer?.close(r)), image?.close(), db?.stop()]);
 });
 
 const body = (agentId: string) => ({
