@@ -1,10 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Address, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestChain, type TestChain } from "../../contracts/test/helpers.ts";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
+import { serveWorld, type WorldServer } from "../../test/helpers/world/serve.ts";
 import { COOKIES } from "../middleware/session/cookies.ts";
 import { createSession } from "../middleware/session/store.ts";
 import { type TestApp, type TestBody, testApp } from "../testing/app.ts";
@@ -19,19 +18,16 @@ const relayer = privateKeyToAccount(`0x${"22".repeat(32)}`);
 let chain: TestChain;
 let db: TestDatabase;
 let t: TestApp;
-let image: Server;
+/** The launch image at a public name of the world (npm test): no trusted origin. */
+let image: WorldServer;
 let imageOrigin: string;
 
 beforeAll(async () => {
   [chain, db] = await Promise.all([startTestChain(), startTestDatabase()]);
-  image = createServer((_, res) => {
+  image = await serveWorld("images.example.net", (_, res) => {
     res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
   });
-  imageOrigin = await new Promise<string>((r) =>
-    image.listen(0, "127.0.0.1", () =>
-      r(`http://127.0.0.1:${(image.address() as AddressInfo).port}`),
-    ),
-  );
+  imageOrigin = image.origin;
   t = await testApp(db, {}, "test", {
     adminToken: ADMIN,
     sessions: {
@@ -41,7 +37,7 @@ beforeAll(async () => {
         relayer,
         factory: chain.record.contracts.launchFactory as Address,
         chainId: chain.record.chainId,
-        trustedImageOrigins: [imageOrigin],
+        trustedImageOrigins: [],
         budget: { perClientPerHour: 10, perDayWei: parseEther("1") },
       },
     },
@@ -49,7 +45,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([chain?.stop(), db?.stop(), new Promise((r) => image?.close(r))]);
+  await Promise.all([chain?.stop(), db?.stop(), image?.close()]);
 });
 
 async function call(path: string, init: RequestInit) {

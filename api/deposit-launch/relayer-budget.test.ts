@@ -9,6 +9,7 @@ import { loadConfig } from "../../lib/config.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { gasLimitFor } from "../../lib/relayer/send.ts";
 import { type RelayerBudget, relayerSpentToday } from "../../lib/relayer/spend.ts";
+import { serveWorld, type WorldServer } from "../../test/helpers/world/serve.ts";
 import { type TestApp, testApp } from "../testing/app.ts";
 import {
   callAs,
@@ -20,6 +21,8 @@ import {
 // what: The relayer's budget over a real anvil and Postgres, whichever API process a request lands on: 50 fresh wallets signed in from one address get 10 relayer-paid launches and 40 429s that leave nothing; an IPv6 /64 is one client; a launch that sent nothing counts nothing; the day's budget, its Retry-After and its metrics
 
 let w: DepositWorld;
+/** The launch image, at a public name of the world (npm test): no trusted origin. */
+let images: WorldServer;
 let relayer: LocalAccount;
 let second: Sql;
 
@@ -32,7 +35,10 @@ const BUDGET: RelayerBudget = {
 const fresh = () => privateKeyToAccount(generatePrivateKey());
 
 beforeAll(async () => {
-  w = await startDepositWorld(samplePng());
+  images = await serveWorld("images.example.net", (_req, res) => {
+    res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
+  });
+  w = await startDepositWorld(`${images.origin}/launch.png`);
   relayer = (await w.chain.fundedAccount("100")) as LocalAccount;
   second = createSql(w.db.url, { appName: "launchpad-api-test-2" });
 }, 180_000);
@@ -40,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await second?.end({ timeout: 1 });
   await w?.stop();
+  await images?.close();
 });
 
 /**

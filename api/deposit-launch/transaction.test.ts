@@ -5,6 +5,7 @@ import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import { launchVaultAbi } from "../../abis/LaunchVault.ts";
 import { gasCost } from "../../contracts/test/helpers.ts";
 import { samplePng } from "../../devnet/stand-ins/four-meme/sample-image.ts";
+import { serveWorld, type WorldServer } from "../../test/helpers/world/serve.ts";
 import { type TestApp, testApp } from "../testing/app.ts";
 import {
   callAs,
@@ -16,12 +17,17 @@ import {
 // what: A wallet that pays for its own deposit launch, over a real anvil and Postgres: the API answers the unsigned createLaunch, the wallet sends and pays for it, the relayer (its budget spent) and the database are untouched; refusals change nothing
 
 let w: DepositWorld;
+/** The launch image, at a public name of the world (npm test): no trusted origin. */
+let images: WorldServer;
 let t: TestApp;
 let relayer: LocalAccount;
 const IP = "203.0.113.50";
 
 beforeAll(async () => {
-  w = await startDepositWorld(samplePng());
+  images = await serveWorld("images.example.net", (_req, res) => {
+    res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
+  });
+  w = await startDepositWorld(`${images.origin}/launch.png`);
   relayer = (await w.chain.fundedAccount("10")) as LocalAccount;
   // The relayer pays for nothing here: every launch it would pay for is over the day's budget.
   const budget = { perClientPerHour: 10, perDayWei: 0n };
@@ -30,6 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w?.stop();
+  await images?.close();
 });
 
 const snapshot = async () => {

@@ -1,5 +1,3 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Address, LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { startTestChain, type TestChain } from "../../contracts/test/helpers.ts";
@@ -18,7 +16,7 @@ const WEB = "http://localhost:3000";
 export type DepositWorld = {
   chain: TestChain;
   db: TestDatabase;
-  /** An image URL the launch's image check accepts (a local host the deps trust). */
+  /** The launch image's URL the caller gave (a host of the public world: test/helpers/world). */
   image: string;
   /** Deposit-launch features over this world's factory, paid by `relayer`. */
   deposit: (p: { relayer: LocalAccount; budget: RelayerBudget; sql?: Sql }) => DepositLaunchDeps;
@@ -28,30 +26,27 @@ export type DepositWorld = {
 };
 
 /**
- * What deposit-launch tests over `app.request()` need: an anvil with the contracts deployed, a
- * migrated Postgres, and a local host serving `png` as the launch image.
+ * What deposit-launch tests over `app.request()` need: an anvil with the contracts deployed and
+ * a migrated Postgres; the launch image is the caller's, fetched as production fetches one (no
+ * trusted origin).
  *
  * @example
- * const w = await startDepositWorld(samplePng()); // afterAll(() => w.stop())
+ * const images = await serveWorld("images.example.net", (_q, r) => r.end(samplePng()));
+ * const w = await startDepositWorld(`${images.origin}/launch.png`); // afterAll(() => w.stop())
  */
-export async function startDepositWorld(png: Buffer): Promise<DepositWorld> {
-  const images = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "image/png" }).end(png);
-  });
-  await new Promise<void>((r) => images.listen(0, "127.0.0.1", r));
-  const origin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+export async function startDepositWorld(image: string): Promise<DepositWorld> {
   const [chain, db] = await Promise.all([startTestChain(), startTestDatabase()]);
   return {
     chain,
     db,
-    image: `${origin}/launch.png`,
+    image,
     deposit: (p) => ({
       sql: p.sql ?? db.sql,
       client: chain.publicClient,
       relayer: p.relayer,
       factory: chain.record.contracts.launchFactory as Address,
       chainId: chain.record.chainId,
-      trustedImageOrigins: [origin],
+      trustedImageOrigins: [],
       budget: p.budget,
     }),
     body: async (over = {}) => ({
@@ -59,7 +54,7 @@ export async function startDepositWorld(png: Buffer): Promise<DepositWorld> {
       name: "Budget Test",
       symbol: "BGT",
       description: "A deposit launch of the relayer budget tests",
-      image: `${origin}/launch.png`,
+      image,
       closeTimestamp: Number((await chain.publicClient.getBlock()).timestamp) + 3600,
       buyTaxBps: 100,
       sellTaxBps: 100,
@@ -67,7 +62,6 @@ export async function startDepositWorld(png: Buffer): Promise<DepositWorld> {
     }),
     stop: async () => {
       await Promise.all([chain.stop(), db.stop()]);
-      await new Promise<void>((r) => images.close(() => r()));
     },
   };
 }

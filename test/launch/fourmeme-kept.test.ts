@@ -1,4 +1,4 @@
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import pino from "pino";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -15,11 +15,11 @@ import type { SagaRow } from "../../jobs/launch/row.ts";
 import { treasuryPlan } from "../../jobs/launch/steps.ts";
 import { decodeCreateArgs } from "../../lib/create-args.ts";
 import { deriveKey, type Sealed, unseal } from "../../lib/crypto/seal.ts";
-import { freePort } from "../../lib/local/net.ts";
 import { DEFAULT_TOKEN_TERMS } from "../../lib/token-terms.ts";
 import { createFourMemeClient } from "../../services/four-meme/client.ts";
 import { createStewardClient } from "../../services/steward/client.ts";
 import { startLocalSteward } from "../helpers/steward.ts";
+import { serveWorld } from "../helpers/world/serve.ts";
 
 // What the launch keeps of four.meme's create flow, through the saga's own `launchpad` step
 // against the four.meme and Steward stand-ins over HTTP, the devnet's contracts and a real
@@ -46,8 +46,14 @@ beforeAll(async () => {
     startTestDatabase(),
     startLocalSteward(),
   ]);
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
+  // four.meme at its public name in the world (npm test), over TLS: its sample image is fetched
+  // as production fetches an agent's image, with no trusted origin.
+  const counting = getRequestListener((req) => {
+    calls.push(new URL(req.url).pathname.replace("/meme-api/v1", ""));
+    return standIn.fetch(req);
+  });
+  const server = await serveWorld("four-meme.example.com", counting);
+  origin = server.origin;
   newStandIn = () =>
     createFourMemeApp({
       record: chain.record,
@@ -57,15 +63,7 @@ beforeAll(async () => {
       log: pino({ level: "silent" }),
     });
   standIn = newStandIn();
-  const server = serve({
-    fetch: (req) => {
-      calls.push(new URL(req.url).pathname.replace("/meme-api/v1", ""));
-      return standIn.fetch(req);
-    },
-    hostname: "127.0.0.1",
-    port,
-  });
-  stopFourmeme = () => server.close();
+  stopFourmeme = () => void server.close();
   const c = chain.record.contracts;
   ctx = {
     sql: db.sql,
@@ -88,7 +86,7 @@ beforeAll(async () => {
     }),
     launchpad: createFourMemeClient({ url: `${origin}/meme-api`, timeoutMs: 5_000 }),
     sessionKey: deriveKey(Buffer.alloc(32, 7), "test four.meme sessions"),
-    trustedImageOrigins: [origin],
+    trustedImageOrigins: [],
     tokenTerms: DEFAULT_TOKEN_TERMS,
     killPoints: [],
     dataDir: chain.dataDir,
