@@ -11,7 +11,7 @@ import { activePolicy, ledger, leverages, recordTrade } from "../../lib/policy/s
 import { stewardChainRefusal, stewardRefusal } from "../../services/steward/client.ts";
 import { HttpError } from "../errors.ts";
 import { bnbPriceIntent, unknownVenueOrder } from "./intents.ts";
-import { pledgeGate } from "./pledge-gate.ts";
+import { type PledgeGateReturnType, pledgeGate } from "./pledge-gate.ts";
 
 /** What the service's evaluator chain reads: its store, the clock, the chain, the venue. */
 export type JudgeDeps = {
@@ -76,57 +76,94 @@ async function begin(d: JudgeDeps, w: OrderWallet): Promise<PolicyVersion> {
   return policy;
 }
 
+/** One BSC transaction of an order and how the signer is asked to sign it. */
+export type OrderStep<T> = { tx: { to: Hex; value: bigint; data?: Hex }; send: () => Promise<T> };
+
 /**
- * One BSC transaction of an order: decoded and judged by the chain; refused, it is reported and
- * nothing is sent; allowed, `send` signs it at the signer and its ledger entry is kept.
+ * The BSC transactions of one order (a sale's router approval, then the sale), every one decoded
+ * and judged by the chain and the sell pledge before the first is signed: a refused step is
+ * reported and nothing at all is signed, not even an approval the sale would have needed. Then
+ * each is signed in turn by its `send` and its ledger entry kept. A disposal the pledge counted
+ * is taken back for every step that was never signed.
  *
  * @example
- * const r = await judgeTransaction(deps, wallet, { to, value, data }, () => steward.sendTransaction(...));
+ * const { results } = await judgeTransactions(deps, wallet, [{ tx, send: () => steward.sendTransaction(...) }]);
  */
-export async function judgeTransaction<T extends { txHash: Hex }>(
+export async function judgeTransactions<T extends { txHash: Hex }>(
   d: JudgeDeps,
   w: OrderWallet,
-  tx: { to: Hex; value: bigint; data?: Hex },
-  send: () => Promise<T>,
-): Promise<T & { policy: PolicyVersion }> {
+  steps: OrderStep<T>[],
+): Promise<{ results: T[]; policy: PolicyVersion }> {
   const policy = await begin(d, w);
   return oneAtATime(d.sql, w.walletId, async () => {
     const now = d.now?.() ?? new Date();
-    const { intent, bnbPrice } = await bnbPriceIntent(d.spot, tx, (price) =>
-      decodeBscTransaction(tx, {
-        wallet: w.address,
-        router: d.spot?.router.toLowerCase() ?? "",
-        wbnb: d.spot?.wbnb.toLowerCase() ?? "",
-        platform: (d.spot?.platform ?? []).map((a) => a.toLowerCase() as Hex),
-        bnbUsd: price,
-      }),
-    );
-    const decision = await decide({
-      policy,
-      intent,
-      now,
-      wallet: w.address,
-      ledger: await ledger(d.sql, w.walletId),
-      spot: d.spot,
-      perps: d.perps,
-      preread: { bnbPrice },
-    });
-    if (!decision.verdict.ok) {
-      await report(d.sql, w, decision);
-      throw refusal(decision);
-    }
-    const held = await pledgeGate({ sql: d.sql, spot: d.spot, wallet: w, tx, decision, now });
-    const sent = await send().catch(async (error: unknown) => {
-      // Counted unless the signer said it signed nothing: an unanswered call may have gone out.
-      if (stewardRefusal(error) || stewardChainRefusal(error)) await held?.release();
+    const book = await ledger(d.sql, w.walletId);
+    const judged: { decision: Decision; held: PledgeGateReturnType }[] = [];
+    const releaseFrom = async (i: number) => {
+      for (const j of judged.slice(i)) await j.held?.release();
+    };
+    try {
+      for (const { tx } of steps) {
+        const decision = await decideTransaction(d, w, policy, tx, now, book);
+        if (!decision.verdict.ok) {
+          await report(d.sql, w, decision);
+          throw refusal(decision);
+        }
+        const held = await pledgeGate({ sql: d.sql, spot: d.spot, wallet: w, tx, decision, now });
+        judged.push({ decision, held });
+      }
+    } catch (error) {
+      await releaseFrom(0);
       throw error;
-    });
-    await held?.settle(sent.txHash);
-    await recordTrade(d.sql, w.walletId, { entry: ledgerEntry(decision, sent.txHash) });
-    // Steward reports the transaction it signed as policy.applied too (tx.signed): the feed
-    // shows that one; this one, with the chain's verdicts, is kept for the auditor.
-    await report(d.sql, w, decision, { txHash: sent.txHash }, "internal");
-    return { ...sent, policy };
+    }
+    const results: T[] = [];
+    for (const [i, step] of steps.entries()) {
+      const { decision, held } = judged[i] as (typeof judged)[number];
+      const sent = await step.send().catch(async (error: unknown) => {
+        // This step stays counted unless the signer said it signed nothing (an unanswered call
+        // may have gone out); the steps after it were never asked for.
+        if (stewardRefusal(error) || stewardChainRefusal(error)) await held?.release();
+        await releaseFrom(i + 1);
+        throw error;
+      });
+      await held?.settle(sent.txHash);
+      await recordTrade(d.sql, w.walletId, { entry: ledgerEntry(decision, sent.txHash) });
+      // Steward reports the transaction it signed as policy.applied too (tx.signed): the feed
+      // shows that one; this one, with the chain's verdicts, is kept for the auditor.
+      await report(d.sql, w, decision, { txHash: sent.txHash }, "internal");
+      results.push(sent);
+    }
+    return { results, policy };
+  });
+}
+
+/** One BSC transaction decoded (the BNB price read first for the router) and judged. */
+async function decideTransaction(
+  d: JudgeDeps,
+  w: OrderWallet,
+  policy: PolicyVersion,
+  tx: OrderStep<unknown>["tx"],
+  now: Date,
+  book: Awaited<ReturnType<typeof ledger>>,
+): Promise<Decision> {
+  const { intent, bnbPrice } = await bnbPriceIntent(d.spot, tx, (price) =>
+    decodeBscTransaction(tx, {
+      wallet: w.address,
+      router: d.spot?.router.toLowerCase() ?? "",
+      wbnb: d.spot?.wbnb.toLowerCase() ?? "",
+      platform: (d.spot?.platform ?? []).map((a) => a.toLowerCase() as Hex),
+      bnbUsd: price,
+    }),
+  );
+  return decide({
+    policy,
+    intent,
+    now,
+    wallet: w.address,
+    ledger: book,
+    spot: d.spot,
+    perps: d.perps,
+    preread: { bnbPrice },
   });
 }
 

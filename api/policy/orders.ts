@@ -21,7 +21,7 @@ import { validationHook } from "../http/validation.ts";
 import { ORDER_LIMITS } from "../limits.ts";
 import { type AgentOwnerEnv, agentOwner } from "../middleware/agent-owner/index.ts";
 import { agentOf } from "../middleware/agent-path/index.ts";
-import { type JudgeDeps, judgeTransaction, type OrderWallet } from "./judge.ts";
+import { type JudgeDeps, judgeTransactions, type OrderStep, type OrderWallet } from "./judge.ts";
 import { type PerpsExchange, placePerpsOrder } from "./orders-perps.ts";
 import { signerError } from "./policy.ts";
 
@@ -106,7 +106,7 @@ export function registerOrders(app: OpenAPIHono<AppEnv>, d: OrderRouteDeps) {
       tags: ["policy"],
       summary: "Trade under the agent's policy: a spot swap on the BSC DEX or a perps order",
       description:
-        "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first (never on a `reduceOnly` close, which ignores it), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
+        "The service decodes every step, runs the policy chain (docs/policies.md) on all of them before anything is signed, and has Steward sign only what passes. Spot: `side` buy spends `amount` wei of BNB, sell sells `amount` token units (approving the router first when needed; the router must be on `approveAllowlist`; the approval and the sale are judged together, the sell pledge included, before either is signed). Perps: the leverage and the order are judged together; a refused order leaves the venue untouched (its leverage too); else `leverage` is set first (never on a `reduceOnly` close, which ignores it), then an IOC order at the mark ± slippage (or `limitPx`). Send `Idempotency-Key` to make a retried spot order sign once.",
       security: AGENT_KEY_SECURITY,
       // Who may trade is settled before the body is read: 401/403/404 before 400.
       middleware: [agentOwner({ sql: d.sql, adminToken: d.adminToken }), agentOnly] as const,
@@ -220,7 +220,8 @@ async function spotOrder(
 ) {
   const deadline = BigInt(Math.floor(Date.now() / 1000) + ORDER_LIMITS.swapDeadlineSeconds);
   const amount = BigInt(o.amount);
-  let approveTx: string | undefined;
+  type Sent = Awaited<ReturnType<typeof steward.sendTransaction>>;
+  const steps: OrderStep<Sent>[] = [];
   if (o.side === "sell") {
     const allowance = await spot.client.readContract({
       address: o.token,
@@ -234,17 +235,21 @@ async function spotOrder(
         functionName: "approve",
         args: [spot.router, amount],
       });
-      const r = await judgeTransaction(judge, wallet, { to: o.token, value: 0n, data }, () =>
-        steward.sendTransaction(wallet.walletId, {
-          to: o.token,
-          idempotencyKey: `order:${key}:approve`,
-          data,
-        }),
-      );
-      approveTx = r.txHash;
-      await spot.client.waitForTransactionReceipt({
-        hash: r.txHash,
-        timeout: ORDER_LIMITS.receiptTimeoutMs,
+      steps.push({
+        tx: { to: o.token, value: 0n, data },
+        // The sale is signed only once its approval is mined.
+        send: async () => {
+          const r = await steward.sendTransaction(wallet.walletId, {
+            to: o.token,
+            idempotencyKey: `order:${key}:approve`,
+            data,
+          });
+          await spot.client.waitForTransactionReceipt({
+            hash: r.txHash,
+            timeout: ORDER_LIMITS.receiptTimeoutMs,
+          });
+          return r;
+        },
       });
     }
   }
@@ -261,19 +266,20 @@ async function spotOrder(
           args: [amount, BigInt(o.minAmountOut), [o.token, spot.wbnb], wallet.address, deadline],
         });
   const value = o.side === "buy" ? o.amount : "0";
-  const r = await judgeTransaction(
-    judge,
-    wallet,
-    { to: spot.router, value: BigInt(value), data },
-    () =>
+  steps.push({
+    tx: { to: spot.router, value: BigInt(value), data },
+    send: () =>
       steward.sendTransaction(wallet.walletId, {
         to: spot.router,
         value,
         data,
         idempotencyKey: `order:${key}`,
       }),
-  );
-  const out = { txHash: r.txHash, policyId: r.policy.policyId, version: r.policy.version };
+  });
+  // The approval and the sale are judged together (the pledge included) before either is signed.
+  const { results, policy } = await judgeTransactions(judge, wallet, steps);
+  const swap = results.at(-1) as Sent;
+  const out = { txHash: swap.txHash, policyId: policy.policyId, version: policy.version };
   // JSON drops an undefined approveTx anyway; leaving it out keeps the answer a JSON value.
-  return approveTx ? { ...out, approveTx } : out;
+  return results.length > 1 ? { ...out, approveTx: (results[0] as Sent).txHash } : out;
 }

@@ -46,6 +46,13 @@ const balance = () =>
     args: [w.agent.wallet],
   });
 const nonce = () => w.client.getTransactionCount({ address: w.agent.wallet });
+const routerAllowance = () =>
+  w.client.readContract({
+    address: w.spotToken,
+    abi: erc20Abi,
+    functionName: "allowance",
+    args: [w.agent.wallet, w.record.contracts.uniswapV2Router],
+  });
 const mined = async (r: { status: number; body: Record<string, any> }) => {
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const receipt = await w.client.waitForTransactionReceipt({ hash: r.body.data.txHash });
@@ -102,9 +109,10 @@ describe("the sell pledge at the signer", () => {
     expect(over.body).toMatchObject({ error: "policy_denied", code: "sell_pledge_daily_exceeded" });
     expect(over.body.details[0].path).toBe("sellPledge");
     expect(over.body.message).toContain(`${allowance} of ${held} units today`);
-    // The order approved the router for the amount first (its own step, no sale); the sale
-    // itself was never signed: one transaction more, the balance untouched.
-    expect(await nonce()).toBe(n + 1);
+    // The sale needed the router's approval: both were judged first, so the refused sale left
+    // nothing signed, not even that approval (the wallet's nonce and allowance unmoved).
+    expect(await nonce()).toBe(n);
+    expect(await routerAllowance()).toBe(0n);
     expect(await balance()).toBe(before);
 
     const panel = await call(
