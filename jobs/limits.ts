@@ -240,6 +240,12 @@ export const POLICY_AUDIT = {
   expireSeconds: 1_800,
 } as const;
 
+/** Sell pledges: how often loosenings whose delay ended are looked for (jobs/policy/pledge-worker.ts). */
+export const PLEDGE_BIND = {
+  /** A loosening is announced at most this long after it binds. */
+  everyMs: 10_000,
+} as const;
+
 /**
  * The dividend keeper (jobs/dividends/): claims holders' dividends for opted-in wallets with the
  * relayer's gas, so every figure here bounds what it spends.

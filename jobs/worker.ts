@@ -12,6 +12,7 @@ import { startEventsWorker } from "./events/worker.ts";
 import { startLaunchWorker } from "./launch/worker.ts";
 import { JOB_LIMITS } from "./limits.ts";
 import { startNavWorker } from "./nav/worker.ts";
+import { startPledgeBindWorker } from "./policy/pledge-worker.ts";
 import { policyAuditSources } from "./policy/sources.ts";
 import { startPolicyAuditWorker } from "./policy/worker.ts";
 import { startPollersWorker } from "./pollers/worker.ts";
@@ -94,6 +95,9 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
           sources: policyAuditSources(p.config, sql),
         })
       : undefined;
+  const stopPledges = jobs.includes("policy")
+    ? startPledgeBindWorker({ sql, log: p.log })
+    : undefined;
   const stopDividends =
     p.config?.RELAYER_PRIVATE_KEY && rpcUrl && jobs.includes("dividends")
       ? await startDividendKeeperWorker({
@@ -116,6 +120,7 @@ export async function startWorker(p: StartWorkerParameters): Promise<StartWorker
     stop: async () => {
       await stopOutbound?.();
       await stopDividends?.();
+      await stopPledges?.();
       await stopPolicy?.();
       await stopPollers?.();
       await stopNav?.();

@@ -132,6 +132,8 @@ export const PLEDGE_LIMITS = {
   defaultLoosenDelayDays: 7,
   /** Versions the pledge history answers with. */
   historyLimit: 100,
+  /** `pledge.loosened` events one round writes (the next round writes the rest). */
+  boundPerRound: 500,
 } as const;
 
 /** Bounds of the policy's other fields (not ceilings, sizes of the document). */

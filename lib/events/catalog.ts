@@ -150,9 +150,10 @@ export const POLLER_TYPES = {
   "safe.tx.confirmed": "treasury",
 } as const satisfies Record<string, EventCategory>;
 
-/** Types the API writes itself when an agent acts (the sell pledge), with their category. */
+/** Types the service writes itself for the sell pledge (its saves, a loosening that binds). */
 export const SERVICE_TYPES = {
   "pledge.updated": "market",
+  "pledge.loosened": "market",
 } as const satisfies Record<string, EventCategory>;
 
 /** The feed category of a type: known types have theirs, others `fallback` or `system`. */

@@ -54,6 +54,8 @@ const TEMPLATES: Record<string, (d: Data) => string> = {
     `Policy auditor flagged ${s(d.rule)} (${s(d.severity)}): expected ${s(d.expected)}, got ${s(d.actual)}`,
   "pledge.updated": (d) =>
     `Sell pledge ${d.change === "loosening" ? `loosens on ${s(d.effectiveAt)}` : "tightened"}: no sale for ${s(d.lockDays)} days after launch, at most ${s(d.maxDailySellPercent)}% of its holding a day, loosening after ${s(d.loosenDelayDays)} days`,
+  "pledge.loosened": (d) =>
+    `Sell pledge loosened as announced: no sale for ${s(d.lockDays)} days after launch, at most ${s(d.maxDailySellPercent)}% of its holding a day, loosening after ${s(d.loosenDelayDays)} days`,
   "safe.tx.signed_by_steward": (d) => `Signer co-signed Safe transaction ${short(d.safeTxHash)}`,
   "session.opened": () => "Signing session opened",
   "session.revoked": () => "Signing session revoked",

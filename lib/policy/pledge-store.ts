@@ -1,5 +1,5 @@
 import type { Sql } from "../db/client.ts";
-import { insertAgentEvents } from "../events/store.ts";
+import { type AgentEventRow, insertAgentEvents } from "../events/store.ts";
 import { PLEDGE_LIMITS } from "../limits.ts";
 import type { PolicyActor } from "./model.ts";
 import {
@@ -10,6 +10,18 @@ import {
   pledgeInForce,
   type Terms,
 } from "./pledge.ts";
+
+/** The `source` of the events the pledge writes. */
+const PLEDGE_SOURCE = "pledge";
+
+/** The terms of a version as its events carry them. */
+const termsData = (pledgeId: string, t: Terms, effectiveAt: Date) => ({
+  pledgeId,
+  lockDays: t.lockDays,
+  maxDailySellPercent: bpsToPercent(t.maxDailySellBps),
+  loosenDelayDays: t.loosenDelayDays,
+  effectiveAt: effectiveAt.toISOString(),
+});
 
 type Row = {
   id: string;
@@ -82,19 +94,16 @@ export async function savePledge(sql: Sql, p: SavePledgeParameters): Promise<Sav
     if (plan.later) saves.push([plan.later.terms, plan.later.effectiveAt]);
     for (const [terms, at] of saves) {
       const [row] = await insert(terms, at);
+      const id = (row as { id: string }).id;
       events.push({
         agentId: p.agentId,
         eventType: "pledge.updated",
         category: "market" as const,
-        source: "pledge",
-        sourceEventId: `pledge:${(row as { id: string }).id}`,
+        source: PLEDGE_SOURCE,
+        sourceEventId: `pledge:${id}`,
         occurredAt: p.now,
         data: {
-          pledgeId: (row as { id: string }).id,
-          lockDays: terms.lockDays,
-          maxDailySellPercent: bpsToPercent(terms.maxDailySellBps),
-          loosenDelayDays: terms.loosenDelayDays,
-          effectiveAt: at.toISOString(),
+          ...termsData(id, terms, at),
           change: at > p.now ? "loosening" : "tightening",
           by: p.actor.kind,
         },
@@ -122,3 +131,39 @@ export const pledgeState = (versions: readonly PledgeVersion[], now: Date) => ({
   inForce: pledgeInForce(versions, now),
   pending: pendingPledge(versions, now),
 });
+
+/**
+ * A `pledge.loosened` event for every loosening whose delay has ended by `now` (an uncancelled
+ * version saved to bind later: from its `effectiveAt` on it is the pledge in force), dated at
+ * that moment. Each version's event has its own source event id, so however often and in however
+ * many processes this runs, each is written once: a round missed (the worker down) is made up
+ * by the next. Returns the events written.
+ *
+ * @example
+ * const written = await recordBoundLoosenings(sql, new Date());
+ */
+export async function recordBoundLoosenings(sql: Sql, now: Date): Promise<AgentEventRow[]> {
+  const due = await sql<(Row & { agent_id: string })[]>`select p.id::text, p.agent_id,
+      p.lock_days, p.max_daily_sell_bps, p.loosen_delay_days, p.created_at, p.effective_at,
+      p.cancelled_at, p.created_by
+    from app.sell_pledges p
+    where p.cancelled_at is null and p.effective_at > p.created_at and p.effective_at <= ${now}
+      and not exists (select 1 from app.agent_events e where e.source = ${PLEDGE_SOURCE}
+        and e.source_event_id = 'pledge:' || p.id || ':bound')
+    order by p.effective_at, p.id limit ${PLEDGE_LIMITS.boundPerRound}`;
+  return insertAgentEvents({
+    sql,
+    events: due.map((r) => {
+      const v = toVersion(r);
+      return {
+        agentId: r.agent_id,
+        eventType: "pledge.loosened",
+        category: "market" as const,
+        source: PLEDGE_SOURCE,
+        sourceEventId: `pledge:${v.id}:bound`,
+        occurredAt: v.effectiveAt,
+        data: { ...termsData(v.id, v, v.effectiveAt), savedAt: v.createdAt.toISOString() },
+      };
+    }),
+  });
+}
