@@ -1,17 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerPledgeTools } from "./mcp-pledge.ts";
+import { type LaunchMcpParameters, restTool } from "./mcp-rest.ts";
 import { LaunchRequestShape } from "./schema.ts";
-
-export type LaunchMcpParameters = {
-  /** Performs an HTTP request against the launch API (in-process app, or the remote API). */
-  call: (path: string, init: RequestInit) => Promise<Response>;
-  /** The agent key this session authenticates with (MCP request header, or AGENT_API_KEY). */
-  apiKey?: string;
-};
 
 /**
  * The MCP server of the launchpad: tool `launch_agent` (input = LaunchRequest; it calls
  * `POST /v2/agents/launch` with the session's agent key, so results and errors are exactly
- * the REST ones) and resource `service://AGENT.md` (the live integration spec).
+ * the REST ones), the sell pledge's `get_sell_pledge` and `set_sell_pledge` (the same way, over
+ * `/v2/agents/{agent}/pledge`) and resource `service://AGENT.md` (the live integration spec).
  *
  * @example
  * const server = createLaunchMcpServer({ call: (p, i) => fetch(apiUrl + p, i), apiKey });
@@ -26,25 +22,9 @@ export function createLaunchMcpServer(p: LaunchMcpParameters): McpServer {
         "Launch the authenticated agent's token on BSC (chain 56): wallet, treasury Safe, ERC-8004 identity and a 2%/2% tax token. Once per agent. Authenticate the MCP session with the agent key (Authorization: Bearer agk_...). A failed launch answers a fixed detail and a launchId: retry as it says, then quote the launchId to the operator.",
       inputSchema: LaunchRequestShape,
     },
-    async (args) => {
-      const headers: Record<string, string> = { "content-type": "application/json" };
-      if (p.apiKey) headers.authorization = `Bearer ${p.apiKey}`;
-      const res = await p.call("/v2/agents/launch", {
-        method: "POST",
-        headers,
-        body: JSON.stringify(args),
-      });
-      const body = (await res
-        .json()
-        .catch(() => ({ ok: false, error: "ORCHESTRATOR_UNAVAIL" }))) as Record<string, unknown>;
-      const result = { status: res.status, ...body };
-      return {
-        content: [{ type: "text" as const, text: JSON.stringify(result) }],
-        structuredContent: result,
-        isError: body.ok !== true,
-      };
-    },
+    (args) => restTool(p, "POST", "/v2/agents/launch", args),
   );
+  registerPledgeTools(server, p);
   server.registerResource(
     "agent-spec",
     "service://AGENT.md",

@@ -10,7 +10,7 @@ import { loadConfig } from "../../lib/config.ts";
 export function mcpCommand(): Command {
   return new Command("mcp")
     .description(
-      "serve MCP over stdio (tool launch_agent, resource service://AGENT.md); key from AGENT_API_KEY",
+      "serve MCP over stdio (tools launch_agent, get_sell_pledge, set_sell_pledge; resource service://AGENT.md); key from AGENT_API_KEY",
     )
     .option("--api <url>", "the API's base URL (default: this configuration's)")
     .action(async (o: { api?: string }) => {

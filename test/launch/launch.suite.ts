@@ -25,7 +25,7 @@ import {
 } from "../helpers/launch.ts";
 import { sharedStack } from "../helpers/shared-stack.ts";
 
-// what: Agents, keys and the agent launch through the API on a real stack: auth codes, the per-key launch limit, image checks, 10 concurrent launches verified on-chain, the signer or four.meme API down, MCP over HTTP and stdio
+// what: Agents, keys and the agent launch through the API on a real stack: auth codes, the per-key launch limit, image checks, 10 concurrent launches verified on-chain, the signer or four.meme API down, MCP (launch and sell pledge) over HTTP and stdio
 // The shared stack (test/shared-stack.test.ts): every launch test uses its own agent.
 let stack: Stack;
 let env: Record<string, string>;
@@ -375,7 +375,7 @@ describe("launch retries", () => {
 });
 
 describe("MCP", () => {
-  it("launch_agent and service://AGENT.md over Streamable HTTP and stdio, with the REST results", async () => {
+  it("launch_agent, the sell pledge's tools and service://AGENT.md over Streamable HTTP and stdio, with the REST results", async () => {
     const a = await createAgentCli(env, "mcp-agent");
     const http = new Client({ name: "test", version: "1.0.0" });
     await http.connect(
@@ -403,6 +403,31 @@ describe("MCP", () => {
       ok: true,
       data: { agentId: a.agentId },
     });
+    // Having launched through MCP, the agent pledges through it: the REST route's answers.
+    const token = (ok.structuredContent as { data: { tokenAddress: string } }).data.tokenAddress;
+    const set = await http.callTool({
+      name: "set_sell_pledge",
+      arguments: { agent: token, lockDays: 30, maxDailySellPercent: "2.5" },
+    });
+    expect(set.isError, JSON.stringify(set.structuredContent)).toBe(false);
+    expect(set.structuredContent).toMatchObject({
+      status: 200,
+      data: {
+        inForce: {
+          lockDays: 30,
+          maxDailySellPercent: "2.5",
+          loosenDelayDays: 7,
+          createdBy: { kind: "agent", id: a.agentId },
+        },
+        pending: null,
+      },
+    });
+    const foreign = await http.callTool({
+      name: "set_sell_pledge",
+      arguments: { agent: other.agentId, lockDays: 0, maxDailySellPercent: "100" },
+    });
+    expect(foreign.isError).toBe(true);
+    expect(foreign.structuredContent).toMatchObject({ status: 403, error: "not_authorized" });
     await http.close();
 
     const stdio = new Client({ name: "test", version: "1.0.0" });
@@ -416,6 +441,22 @@ describe("MCP", () => {
     );
     const again = await stdio.callTool({ name: "launch_agent", arguments: launchBody(a, sample) });
     expect(again.structuredContent).toMatchObject({ status: 409, error: "AGENT_ALREADY_LAUNCHED" });
+    // A looser pledge waits for the delay of the one in force; reading it is the REST read.
+    const looser = await stdio.callTool({
+      name: "set_sell_pledge",
+      arguments: { agent: a.agentId, lockDays: 0, maxDailySellPercent: "2.5" },
+    });
+    expect(looser.structuredContent).toMatchObject({
+      status: 200,
+      data: { inForce: { lockDays: 30 }, pending: { lockDays: 0 } },
+    });
+    const read = await stdio.callTool({ name: "get_sell_pledge", arguments: { agent: token } });
+    const rest = await fetch(`${stack.apiUrl}/v2/agents/${token}/pledge`, {
+      headers: { "x-forwarded-for": nextIp() },
+    });
+    expect((read.structuredContent as { data: unknown }).data).toEqual(
+      ((await rest.json()) as { data: unknown }).data,
+    );
     const spec2 = await stdio.readResource({ uri: "service://AGENT.md" });
     expect(text(spec2)).toBe(text(spec));
     await stdio.close();
