@@ -4,6 +4,7 @@ import type { AgentEventRow } from "../../lib/events/store.ts";
 import { encodeCursor, type Position, type Stream } from "./cursor.ts";
 import {
   agentEventItem,
+  dividendClaimItem,
   LAUNCH_MESSAGE_TYPES,
   launchEventItem,
   launchItem,
@@ -12,7 +13,14 @@ import {
 } from "./items.ts";
 import { positionOf, type Row, type ViewStreamSpec } from "./view-tail.ts";
 
-export const CHANNEL_KINDS = ["launch", "token", "factory", "agent", "trades"] as const;
+export const CHANNEL_KINDS = [
+  "launch",
+  "token",
+  "factory",
+  "agent",
+  "trades",
+  "dividends",
+] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
 /** Which stream each channel kind reads. */
@@ -22,6 +30,7 @@ export const STREAM_OF: Record<ChannelKind, Stream> = {
   launch: "launchEvent",
   factory: "launch",
   agent: "agent",
+  dividends: "dividendClaim",
 };
 
 /** The order and key of a view of chain logs, and the reference of one of its rows. */
@@ -45,6 +54,13 @@ export const VIEW_STREAMS: ViewStreamSpec[] = [
     ...LOG_COLUMNS,
     route: (r) => r.vault as string,
     ref: (r) => ({ type: LAUNCH_MESSAGE_TYPES[r.kind as string] ?? r.kind, ...logRef(r) }),
+  },
+  {
+    stream: "dividendClaim",
+    view: "dividend_claim",
+    ...LOG_COLUMNS,
+    route: (r) => r.account as string,
+    ref: logRef,
   },
   {
     stream: "launch",
@@ -95,6 +111,8 @@ export async function resolveChannel(
     return { kind, name: `launch.${launchId}`, route: r.vault as string, launchId };
   }
   if (!ADDRESS.test(id)) return `a ${kind} id is a 20-byte hex address`;
+  // Any wallet may hold a tax token tomorrow: every address has a dividends channel.
+  if (kind === "dividends") return { kind, name: `dividends.${id}`, route: id };
   if (kind === "token") {
     const [r] = await sql`select 1 from ${view(sql, schema, "token")} where address = ${id}`;
     return r ? { kind, name: `token.${id}`, route: id } : `no token ${id} is indexed`;
@@ -119,6 +137,7 @@ export function chainMessage(
   if (c.kind === "token") [type, data] = ["trade", tradeItem(row)];
   else if (c.kind === "trades") [type, data] = ["trade", marketTradeItem(row)];
   else if (c.kind === "factory") [type, data] = ["launchCreated", launchItem(row)];
+  else if (c.kind === "dividends") [type, data] = ["dividendClaimed", dividendClaimItem(row)];
   else if (c.kind === "launch") {
     const t = LAUNCH_MESSAGE_TYPES[row.kind as string];
     if (!t) return undefined;
@@ -174,7 +193,9 @@ export async function replay(
       ? sql`token = ${c.route} and`
       : c.kind === "launch"
         ? sql`vault = ${c.route} and`
-        : sql``;
+        : c.kind === "dividends"
+          ? sql`account = ${c.route} and`
+          : sql``;
   const rows = await sql<Row[]>`select * from ${v}
     where ${filter} ${pos} > (${b}::numeric, ${i}::numeric) order by ${pos} limit ${limit}`;
   return rows.flatMap((r) => chainMessage(c, r, positionOf(spec, r)) ?? []);

@@ -1,12 +1,19 @@
 /**
  * Positions and cursors of the WebSocket bridge. Every item of a channel kind has a position
- * in one total order: trades and launch events (block, log index), launches (block, launch id),
- * agent events (writing transaction id, row id, the commit-safe order of `tailAgentEvents`).
+ * in one total order: trades, launch events and dividend claims (block, log index), launches
+ * (block, launch id), agent events (writing transaction id, row id, the commit-safe order of
+ * `tailAgentEvents`).
  */
 export type Position = readonly [bigint, bigint];
 
 /** The kinds of ordered streams; each channel reads one. */
-export const STREAMS = { trade: "t", launchEvent: "l", launch: "f", agent: "a" } as const;
+export const STREAMS = {
+  trade: "t",
+  launchEvent: "l",
+  launch: "f",
+  agent: "a",
+  dividendClaim: "d",
+} as const;
 export type Stream = keyof typeof STREAMS;
 
 /** -1 < 0 < 1 as `a` sorts before, with or after `b`. */
@@ -39,7 +46,7 @@ export function encodeCursor(stream: Stream, p: Position): string {
  */
 export function decodeCursor(cursor: string): { stream: Stream; position: Position } | undefined {
   if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return undefined;
-  const m = /^([tlfa])\.(\d{1,20})\.(-1|\d{1,20})$/.exec(
+  const m = /^([tlfad])\.(\d{1,20})\.(-1|\d{1,20})$/.exec(
     Buffer.from(cursor, "base64url").toString(),
   );
   if (!m?.[1] || !m[2] || !m[3]) return undefined;

@@ -41,7 +41,7 @@ export type Subscription = {
 type Channel = { resolved: ResolvedChannel; subs: Set<Subscription> };
 
 /**
- * The process's fan-out: four tailers read Postgres (woken by NOTIFY, and on a timer), and
+ * The process's fan-out: tailers read Postgres (woken by NOTIFY, and on a timer), and
  * every item goes to the sockets of this process subscribed to its channel. No item is held
  * in memory beyond one read, so every process delivers the same stream.
  */
@@ -147,7 +147,7 @@ export class Hub {
     countWsMessage(sub.channel.kind);
   }
 
-  /** The three chain views side by side; true when one read a full batch. */
+  /** The chain views side by side; true when one read a full batch. */
   private async readChain(): Promise<boolean> {
     const batches = await Promise.all(this.views.map((t) => t.read()));
     batches.forEach((b, i) => {

@@ -45,5 +45,22 @@ export function launchEventItem(row: Row, launchId: string) {
   };
 }
 
+/**
+ * `dividends.<address>` `dividendClaimed`: one `FeeClaimed` of a tax token paying the address its
+ * dividends, whoever sent the claim (the keeper, the holder, anyone); `GET
+ * /v2/users/{address}/dividends` then answers the new figures.
+ */
+export function dividendClaimItem(row: Row) {
+  return {
+    token: row.token as string,
+    account: row.account as string,
+    amountBnb: dec(row.amount as string),
+    txHash: row.tx_hash as string,
+    logIndex: Number(row.log_index),
+    blockNumber: dec(row.block_number as string),
+    timestamp: isoFromUnix(row.timestamp as string),
+  };
+}
+
 /** `agent.<id>` `event`: exactly an item of `GET /v2/agents/{id}/events`. */
 export const agentEventItem = feedItem;

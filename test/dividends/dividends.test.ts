@@ -17,7 +17,9 @@ import { taxTokenAbi } from "../../abis/TaxToken.ts";
 import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
 import { uniswapV2FactoryAbi } from "../../abis/UniswapV2Factory.ts";
 import { createApp } from "../../api/app.ts";
+import { startServer } from "../../api/server.ts";
 import { defaultApiSettings } from "../../api/settings.ts";
+import { attachWebSocket } from "../../api/ws/bridge.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
 import {
   createTokenCall,
@@ -31,13 +33,16 @@ import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
 import { type IndexerWorld, startIndexerWorld } from "../helpers/indexer-world.ts";
 import type { PonderRun } from "../helpers/ponder.ts";
+import { client, signIn, WEB } from "../sessions/helpers.ts";
+import { WsClient } from "../ws/client.ts";
 
 // Issue 51 item 4, "done when": a wallet's dividends claimable equal the token's own
 // claimableFee, every tax figure equals the sums of the token's own logs, and a claim by the
-// keeper moves them to claimed, once, even when the keeper is killed between storing its claim
-// and sending it. A four.meme tax token with a holder share (10 % tax, half to the treasury,
-// half to holders), graduated to the DEX, traded there; the real indexer (Ponder), the API app
-// and the keeper against anvil and Postgres.
+// keeper for a wallet that opted in with its SIWE session moves them to claimed, once, even when
+// the keeper is killed between storing its claim and sending it, and reaches the wallet's
+// `dividends` WebSocket channel. A four.meme tax token with a holder share (10 % tax, half to the
+// treasury, half to holders), graduated to the DEX, traded there; the real indexer (Ponder), the
+// API over HTTP with its WebSocket bridge, and the keeper against anvil and Postgres.
 
 const SCHEMA = "div_idx";
 let w: IndexerWorld;
@@ -45,6 +50,8 @@ let run: PonderRun;
 let sql: Sql;
 let token: Address;
 let app: ReturnType<typeof createApp>;
+let apiUrl: string;
+const closers: (() => Promise<unknown>)[] = [];
 const acc = devnetAccounts();
 const [creator, alice, bob, trader, stranger] = acc.external as unknown as [
   LocalAccount,
@@ -54,6 +61,13 @@ const [creator, alice, bob, trader, stranger] = acc.external as unknown as [
   LocalAccount,
 ];
 const treasury = "0x00000000000000000000000000000000000fee01" as Address;
+/** A keeper budget that never holds a claim back: any amount, a whole BNB of gas a day. */
+const GENEROUS = {
+  minClaimWei: 1n,
+  dailyBudgetWei: 10n ** 18n,
+  maxTxsPerRound: 10,
+  maxAccountsPerTx: 100,
+};
 
 async function send(
   from: LocalAccount,
@@ -160,18 +174,31 @@ beforeAll(async () => {
   expect((await logsOf("FeeDispatched")).length).toBeGreaterThan(0);
   run = await w.ponder(SCHEMA);
   await indexed();
+  const logger = pino({ level: "silent" });
   app = createApp({
-    logger: pino({ level: "silent" }),
+    logger,
     env: "test",
     sql,
     settings: defaultApiSettings({
       rpcUrls: [w.anvil.rpcUrl],
       viewsSchema: SCHEMA,
+      webUrl: WEB,
       rateLimit: { unauthenticated: 100_000, authenticated: 100_000 },
     }),
   });
+  const server = await startServer({ app, host: "127.0.0.1", port: 0, logger });
+  const ws = await attachWebSocket({
+    server: server.server,
+    sql,
+    viewsSchema: SCHEMA,
+    trustProxy: 0,
+    logger,
+  });
+  closers.push(ws.close, server.close);
+  apiUrl = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
 }, 300_000);
 afterAll(async () => {
+  for (const close of closers) await close().catch(() => {});
   await sql?.end({ timeout: 1 });
   await w?.stop();
 });
@@ -259,11 +286,33 @@ describe("tax income and dividends", () => {
     ).toBeNull();
   });
 
-  it("the keeper claims for an opted-in holder once, even killed between storing and sending", async () => {
-    expect((await app.request("/v2/users/me/dividends/auto-claim", { method: "PUT" })).status).toBe(
-      401,
-    );
-    await sql`insert into app.dividend_auto_claims (address) values (${bob.address.toLowerCase()})`;
+  it("the keeper claims once for a holder who opted in with its SIWE session, even killed between storing and sending, and the claim reaches the holder's socket", async () => {
+    const call = client(apiUrl);
+    const optIn = "/v2/users/me/dividends/auto-claim";
+    expect((await call("PUT", optIn)).status).toBe(401);
+    const session = await signIn(apiUrl, bob);
+    expect(session.status, JSON.stringify(session.body)).toBe(200);
+    const optedIn = () => sql`select address from app.dividend_auto_claims`;
+    // Another site's page cannot opt the wallet in with its cookie.
+    const forged = await call("PUT", optIn, {
+      cookie: session.cookie,
+      headers: { origin: "https://elsewhere.example" },
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error).toBe("not_authorized");
+    expect(await optedIn()).toEqual([]);
+    const put = await call("PUT", optIn, { cookie: session.cookie, headers: { origin: WEB } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body.data).toMatchObject({ address: bob.address.toLowerCase(), autoClaim: true });
+    expect(await optedIn()).toEqual([{ address: bob.address.toLowerCase() }]);
+
+    const socket = await WsClient.open(`${apiUrl.replace("http", "ws")}/ws`);
+    closers.unshift(async () => socket.ws.close());
+    const ack = await socket.request({ type: "subscribe", channel: "dividends", id: bob.address });
+    expect(ack).toMatchObject({
+      type: "subscribed",
+      channel: `dividends.${bob.address.toLowerCase()}`,
+    });
     const owed = await read<bigint>("claimableFee", [bob.address]);
     expect(owed).toBeGreaterThan(0n);
     const killed = spawn(
@@ -288,12 +337,7 @@ describe("tax income and dividends", () => {
       relayer: acc.relayer,
       chain: { id: 56 },
     };
-    const budget = {
-      minClaimWei: 1n,
-      dailyBudgetWei: 10n ** 18n,
-      maxTxsPerRound: 10,
-      maxAccountsPerTx: 100,
-    };
+    const budget = GENEROUS;
     const round = await runDividendKeeper({ relayer, viewsSchema: SCHEMA, budget });
     expect(round).toMatchObject({ settled: 1, sent: [] });
     const again = await runDividendKeeper({ relayer, viewsSchema: SCHEMA, budget });
@@ -330,6 +374,17 @@ describe("tax income and dividends", () => {
     });
     expect(tax.body.data.dividends.unclaimedBnb).toBe(wbnb.toString());
     expect(tax.body.data.dividends.claims).toBe(2);
+
+    // Pushed to bob's channel once indexed: the keeper's claim, exactly the token's log.
+    const [log] = claims;
+    const pushed = await socket.waitFor((m) => m.type === "dividendClaimed", "the claim");
+    expect(pushed.data).toMatchObject({
+      token,
+      account: bob.address.toLowerCase(),
+      amountBnb: owed.toString(),
+      txHash: log?.hash,
+    });
+    expect(socket.of("dividendClaimed")).toHaveLength(1);
   });
 
   it("spends nothing over its daily gas budget", async () => {
@@ -379,5 +434,18 @@ describe("tax income and dividends", () => {
     });
     expect(r).toMatchObject({ sent: [], held: "budget" });
     expect(await sql`select 1 from app.dividend_claim_txs`).toHaveLength(1);
+
+    // Opted out with its session, bob is no one the keeper claims for, whatever its budget.
+    const session = await signIn(apiUrl, bob);
+    const out = await client(apiUrl)("DELETE", "/v2/users/me/dividends/auto-claim", {
+      cookie: session.cookie,
+      headers: { origin: WEB },
+    });
+    expect(out.body.data).toMatchObject({ autoClaim: false, since: null });
+    expect(await sql`select address from app.dividend_auto_claims`).toEqual([]);
+    const after = await runDividendKeeper({ relayer, viewsSchema: SCHEMA, budget: GENEROUS });
+    expect(after).toMatchObject({ sent: [] });
+    expect(after.held).toBeUndefined();
+    expect((await get(`/v2/users/${bob.address}/dividends`)).body.data.autoClaim).toBe(false);
   });
 });
