@@ -157,8 +157,10 @@ export function tokenRecords(sql: Sql, schema: string, addresses: string[], now:
     select t.*, a.agent_id as app_agent_id, a.description as agent_description,
       a.image_url as agent_image, l.metadata as launch_metadata, r.rate as bnb_usd_rate,
       s.trades24h, s.buys24h, s.sells24h, s.traders24h, s.volume24h::text, s.volume24h_usd::text,
-      s.high24h::text, s.low24h::text, ref.spot::text as ref_spot
+      s.high24h::text, s.low24h::text, ref.spot::text as ref_spot,
+      coalesce(x.income_bnb, 0)::text as tax_income_bnb
     from ${t} t
+    left join ${view(sql, schema, "token_tax")} x on x.token = t.address
     left join app.agents a on a.token_address = t.address
     left join ${launches} l on l.vault = t.launch_vault
     left join ${latest} r on r.id = 'latest'

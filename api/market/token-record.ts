@@ -65,6 +65,10 @@ export const Token = z
     }),
     createdAt: IsoTime.nullable(),
     graduatedAt: IsoTime.nullable(),
+    taxIncomeBnb: Wei.openapi({
+      description:
+        "BNB wei the token's tax brought its treasury and its holders (GET /tokens/{address}/tax `incomeBnb`): the `taxIncome` sort's key",
+    }),
   })
   .openapi("Token");
 
@@ -155,5 +159,6 @@ export function toTokenRecord(
     curveProgressBps: progress,
     createdAt: isoOrNull(createdAt),
     graduatedAt: isoOrNull(r.graduated_at as string | null),
+    taxIncomeBnb: dec((r.tax_income_bnb as string | null) ?? "0"),
   };
 }

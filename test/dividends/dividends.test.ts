@@ -1,36 +1,18 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import pino from "pino";
-import {
-  type Address,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  http,
-  type LocalAccount,
-  parseEther,
-  parseEventLogs,
-} from "viem";
+import { type Address, erc20Abi, type Hex, type LocalAccount, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { taxTokenAbi } from "../../abis/TaxToken.ts";
-import { tokenManager2Abi } from "../../abis/TokenManager2.ts";
-import { uniswapV2FactoryAbi } from "../../abis/UniswapV2Factory.ts";
 import { createApp } from "../../api/app.ts";
 import { startServer } from "../../api/server.ts";
 import { defaultApiSettings } from "../../api/settings.ts";
 import { attachWebSocket } from "../../api/ws/bridge.ts";
 import { devnetAccounts } from "../../devnet/accounts.ts";
-import {
-  createTokenCall,
-  dexBuyCall,
-  dexSellCall,
-  registerTokenCall,
-} from "../../devnet/storyline/calls.ts";
 import { runDividendKeeper } from "../../jobs/dividends/keeper.ts";
-import { signCreateArgs } from "../../lib/create-args.ts";
 import { createSql, type Sql } from "../../lib/db/client.ts";
 import { migrate } from "../../lib/db/migrate.ts";
+import { createDividendToken, dexRound, sendFrom } from "../helpers/dividend-token.ts";
 import { type IndexerWorld, startIndexerWorld } from "../helpers/indexer-world.ts";
 import type { PonderRun } from "../helpers/ponder.ts";
 import { client, signIn, WEB } from "../sessions/helpers.ts";
@@ -69,16 +51,7 @@ const GENEROUS = {
   maxAccountsPerTx: 100,
 };
 
-async function send(
-  from: LocalAccount,
-  call: { to: Address; data: Hex; value?: bigint; gas?: bigint },
-) {
-  const wallet = createWalletClient({ account: from, transport: http(w.anvil.rpcUrl) });
-  const hash = await wallet.sendTransaction({ ...call, chain: null });
-  const receipt = await w.client.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
-  return receipt;
-}
+const send = (from: LocalAccount, call: { to: Address; data: Hex }) => sendFrom(w, from, call);
 const read = <T>(functionName: string, args: unknown[] = [], blockNumber?: bigint) =>
   w.client.readContract({
     address: token,
@@ -97,80 +70,18 @@ const logsOf = (eventName: "FeeDispatched" | "FeeClaimed") =>
 
 beforeAll(async () => {
   w = await startIndexerWorld("dividends-test-");
-  const c = w.record.contracts;
   sql = createSql(w.pg.url, { appName: "dividends-test" });
   await migrate(sql);
-  const signed = await signCreateArgs({
+  token = await createDividendToken(w, {
     name: "Dividend Agent",
     symbol: "DIV",
     requestId: 51n,
-    creator: creator.address,
-    recipient: treasury,
-    feeRateBps: 1000,
-    recipientRate: 50,
-    divideRate: 50,
-    minSharing: 100_000n * 10n ** 18n,
-    signer: acc.launchpadSigner,
-    chainId: w.record.chainId,
-    tokenManager: c.tokenManager2,
+    creator,
+    treasury,
+    holders: [alice, bob],
+    trader,
+    rounds: 3,
   });
-  const created = await send(creator, createTokenCall(w.record, signed));
-  const [ev] = parseEventLogs({
-    abi: tokenManager2Abi,
-    logs: created.logs,
-    eventName: "TokenCreate",
-  });
-  if (!ev) throw new Error("createToken emitted no TokenCreate");
-  token = ev.args.token.toLowerCase() as Address;
-  // Two holders buy the whole curve: the token graduates to the DEX pair.
-  for (const who of [alice, bob]) {
-    await send(who, {
-      to: c.tokenManager2,
-      value: parseEther("12"),
-      data: encodeFunctionData({
-        abi: tokenManager2Abi,
-        functionName: "buyTokenAMAP",
-        args: [token, parseEther("12"), 0n],
-      }),
-    });
-  }
-  const pair = (await w.client.readContract({
-    address: c.uniswapV2Factory,
-    abi: uniswapV2FactoryAbi,
-    functionName: "getPair",
-    args: [token, c.wbnb],
-  })) as Address;
-  await send(
-    acc.relayer,
-    registerTokenCall(c, {
-      token,
-      pair,
-      creator: creator.address,
-      treasury,
-      agentId: 0n,
-      createdBlock: created.blockNumber,
-    }),
-  );
-  // DEX trades: every buy and sell pays 10 %; a sell first dispatches what the token kept.
-  const deadline = 2n ** 40n;
-  for (let i = 0; i < 3; i++) {
-    await send(trader, dexBuyCall(c, token, trader.address, parseEther("1"), deadline));
-    const held = await w.client.readContract({
-      address: token,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [trader.address],
-    });
-    await send(trader, {
-      to: token,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [c.uniswapV2Router, held],
-      }),
-    });
-    await send(trader, dexSellCall(c, token, trader.address, held / 2n, deadline));
-  }
   expect((await logsOf("FeeDispatched")).length).toBeGreaterThan(0);
   run = await w.ponder(SCHEMA);
   await indexed();
@@ -235,10 +146,13 @@ describe("tax income and dividends", () => {
     expect(r.body.data.dividends.accruedBnb).toBe((await read<bigint>("feeHolder")).toString());
     expect(r.body.data.treasuryBnb).toBe((await read<bigint>("feeFounder")).toString());
     expect(BigInt(r.body.data.treasuryBnb)).toBeGreaterThan(0n);
-    // The leaderboard sorts by that income.
+    // The token list sorts by that income, and each record carries it: the logs' sum.
+    const income = (BigInt(sum("quoteFounder")) + BigInt(sum("quoteHolder"))).toString();
+    expect(r.body.data.incomeBnb).toBe(income);
     const list = await get("/tokens?sort=taxIncome");
     expect(list.status).toBe(200);
-    expect(list.body.data.items[0].address).toBe(token);
+    expect(list.body.data.items[0]).toMatchObject({ address: token, taxIncomeBnb: income });
+    expect((await get(`/tokens/${token}`)).body.data.taxIncomeBnb).toBe(income);
     expect((await get("/tokens/0x0000000000000000000000000000000000000001/tax")).status).toBe(404);
   });
 
@@ -388,28 +302,7 @@ describe("tax income and dividends", () => {
   });
 
   it("spends nothing over its daily gas budget", async () => {
-    await send(
-      trader,
-      dexBuyCall(w.record.contracts, token, trader.address, parseEther("1"), 2n ** 40n),
-    );
-    const held = await w.client.readContract({
-      address: token,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [trader.address],
-    });
-    await send(trader, {
-      to: token,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [w.record.contracts.uniswapV2Router, held],
-      }),
-    });
-    await send(
-      trader,
-      dexSellCall(w.record.contracts, token, trader.address, held / 2n, 2n ** 40n),
-    );
+    await dexRound(w, token, trader);
     expect(await read<bigint>("claimableFee", [bob.address])).toBeGreaterThan(0n);
     await indexed();
     const relayer = {
