@@ -1,11 +1,19 @@
-import { formatEther, getAddress, type Hex, parseEther } from "viem";
-import { createSiweMessage } from "viem/siwe";
+import { formatEther, type Hex, parseEther } from "viem";
 import { bnb, relativeTime } from "../format.ts";
 import { type LaunchEventItem, launchEventRow } from "../rows.ts";
 import { live, pageData, tickRelativeTimes } from "./live.ts";
+import {
+  ensureChain,
+  errorText,
+  provider,
+  requestAccount,
+  sendTransaction,
+  sessionAddress,
+  sharedAccount,
+  signIn as siwe,
+} from "./wallet.ts";
 
-// The launch page's island: an injected wallet (EIP-1193: window.ethereum), Sign-In with
-// Ethereum against the API (its session cookie; the API allows this origin with credentials),
+// The launch page's island: an injected wallet (web/client/wallet.ts), Sign-In with Ethereum,
 // the vault's buttons sending transactions from that wallet, and the live `launch` channel.
 
 type Data = {
@@ -17,14 +25,12 @@ type Data = {
   chainId: number;
   selectors: Record<"deposit" | "withdraw" | "claim" | "refund" | "deposits", Hex>;
 };
-type Eip1193 = { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> };
 
 const d = pageData<Data>();
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const say = (text: string) => {
   $("tx-status").textContent = text;
 };
-const provider = () => (window as unknown as { ethereum?: Eip1193 }).ethereum;
 let account: Hex | null = null;
 
 const word = (n: bigint) => n.toString(16).padStart(64, "0");
@@ -34,26 +40,6 @@ const CALLS = {
   claim: () => d.selectors.claim,
   refund: () => d.selectors.refund,
 };
-
-function errorText(e: unknown): string {
-  const m = (e as { message?: string })?.message ?? String(e);
-  return m.length > 200 ? `${m.slice(0, 200)}…` : m;
-}
-
-async function ensureChain(p: Eip1193): Promise<boolean> {
-  const id = Number(await p.request({ method: "eth_chainId" }));
-  if (id === d.chainId) return true;
-  try {
-    await p.request({
-      method: "wallet_switchEthereumChain",
-      params: [{ chainId: `0x${d.chainId.toString(16)}` }],
-    });
-    return true;
-  } catch {
-    say(`Switch your wallet to BNB Smart Chain (chain id ${d.chainId}).`);
-    return false;
-  }
-}
 
 /** The wallet's principal in this vault, read from the chain through the wallet. */
 async function showMyDeposit(): Promise<void> {
@@ -88,9 +74,7 @@ async function connect(): Promise<void> {
     return;
   }
   try {
-    const accounts = (await p.request({ method: "eth_requestAccounts" })) as string[];
-    if (!accounts[0]) throw new Error("the wallet shared no account");
-    account = getAddress(accounts[0]);
+    account = await requestAccount(p);
     setConnected();
     await showMyDeposit();
     await showSession();
@@ -101,10 +85,8 @@ async function connect(): Promise<void> {
 
 /** The API's SIWE session for this browser, if any (the cookie is the API's, sent with CORS). */
 async function showSession(): Promise<void> {
-  const res = await fetch(`${d.apiUrl}/auth/session`, { credentials: "include" }).catch(() => null);
-  if (!res?.ok) return;
-  const s = ((await res.json()) as { data: { address: string } }).data;
-  if (account && s.address.toLowerCase() === account.toLowerCase()) {
+  const signedIn = await sessionAddress(d.apiUrl);
+  if (account && signedIn === account.toLowerCase()) {
     $("wallet-status").textContent = `Signed in as ${account}`;
     $("signin").hidden = true;
   }
@@ -114,30 +96,12 @@ async function signIn(): Promise<void> {
   const p = provider();
   if (!p || !account) return;
   try {
-    const n = await fetch(`${d.apiUrl}/auth/nonce?address=${account}`, { credentials: "include" });
-    if (!n.ok) throw new Error(`nonce: the API answered ${n.status}`);
-    const { nonce } = ((await n.json()) as { data: { nonce: string } }).data;
-    const message = createSiweMessage({
-      domain: location.host,
-      address: account,
-      statement: "Sign in to the launchpad to create and follow deposit launches.",
-      uri: location.origin,
-      version: "1",
+    await siwe(p, {
+      apiUrl: d.apiUrl,
+      account,
       chainId: d.chainId,
-      nonce,
-      issuedAt: new Date(),
+      statement: "Sign in to the launchpad to create and follow deposit launches.",
     });
-    const signature = await p.request({ method: "personal_sign", params: [message, account] });
-    const v = await fetch(`${d.apiUrl}/auth/verify`, {
-      method: "POST",
-      credentials: "include",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ message, signature }),
-    });
-    if (!v.ok) {
-      const body = (await v.json().catch(() => ({}))) as { message?: string };
-      throw new Error(body.message ?? `the API answered ${v.status}`);
-    }
     await showSession();
     say("Signed in.");
   } catch (e) {
@@ -150,25 +114,15 @@ async function send(label: string, data: Hex, value = 0n): Promise<void> {
   const p = provider();
   if (!p || !account) return say("Connect a wallet first.");
   try {
-    if (!(await ensureChain(p))) return;
+    if (!(await ensureChain(p, d.chainId)))
+      return say(`Switch your wallet to BNB Smart Chain (chain id ${d.chainId}).`);
     say(`${label}: confirm in your wallet…`);
-    const hash = (await p.request({
-      method: "eth_sendTransaction",
-      params: [{ from: account, to: d.vault, data, value: `0x${value.toString(16)}` }],
-    })) as Hex;
-    say(`${label}: sent ${hash}, waiting for the block…`);
-    for (;;) {
-      const r = (await p.request({ method: "eth_getTransactionReceipt", params: [hash] })) as {
-        status: Hex;
-      } | null;
-      if (r) {
-        say(
-          r.status === "0x1" ? `${label}: confirmed (${hash}).` : `${label}: reverted (${hash}).`,
-        );
-        break;
-      }
-      await new Promise((res) => setTimeout(res, 1_000));
-    }
+    const { hash, ok } = await sendTransaction(
+      p,
+      { from: account, to: d.vault, data, value },
+      (h) => say(`${label}: sent ${h}, waiting for the block…`),
+    );
+    say(ok ? `${label}: confirmed (${hash}).` : `${label}: reverted (${hash}).`);
     await showMyDeposit();
   } catch (e) {
     say(`${label} failed: ${errorText(e)}`);
@@ -186,10 +140,7 @@ function amountOf(input: HTMLInputElement): bigint | null {
 
 /** A wallet that already shared its account with this site reconnects without a prompt. */
 async function reconnect(): Promise<void> {
-  const accounts = (await provider()
-    ?.request({ method: "eth_accounts" })
-    .catch(() => [])) as string[] | undefined;
-  if (accounts?.[0]) await connect();
+  if (await sharedAccount(provider())) await connect();
 }
 
 $("connect").addEventListener("click", () => void connect());
