@@ -11,7 +11,7 @@ import { priceBnb, relativeTime, small, unitsToNumber, usd } from "../format.ts"
 import { perpsPanelHtml } from "../perps-panel.ts";
 import { type FeedItem, feedRow, type TradeItem, tradeRow } from "../rows.ts";
 import type { PerpsAccount } from "../types.ts";
-import { live, pageData, tickRelativeTimes } from "./live.ts";
+import { coalesced, live, pageData, tickRelativeTimes } from "./live.ts";
 
 // The agent page's island: the candle chart (live from the `token` channel), the trades tape,
 // the activity feed and the perps panel (live from the `agent` channel, the feed filtered by
@@ -245,33 +245,18 @@ if (d.hasAgent) {
 
 // ---- Perps -----------------------------------------------------------------------------------
 
-let perpsReading: Promise<void> | undefined;
-let perpsAgain = false;
-
 /**
  * Reads the perps account again and redraws its panel with the server's own markup. One read at
  * a time: a `perps` message meanwhile asks for one more after it (polls come every few seconds).
  */
-function refreshPerps(): void {
-  if (perpsReading) {
-    perpsAgain = true;
-    return;
+const refreshPerps = coalesced(async () => {
+  const res = await fetch(`${d.apiUrl}/v2/agents/${d.token}/perps`).catch(() => null);
+  const panel = $("perps");
+  if (res?.ok && panel) {
+    const p = ((await res.json()) as { data: PerpsAccount }).data;
+    panel.outerHTML = perpsPanelHtml(p);
   }
-  perpsReading = (async () => {
-    const res = await fetch(`${d.apiUrl}/v2/agents/${d.token}/perps`).catch(() => null);
-    const panel = $("perps");
-    if (res?.ok && panel) {
-      const p = ((await res.json()) as { data: PerpsAccount }).data;
-      panel.outerHTML = perpsPanelHtml(p);
-    }
-  })().finally(() => {
-    perpsReading = undefined;
-    if (perpsAgain) {
-      perpsAgain = false;
-      refreshPerps();
-    }
-  });
-}
+});
 
 // ---- NAV -----------------------------------------------------------------------------------
 

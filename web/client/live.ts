@@ -89,3 +89,31 @@ export function tickRelativeTimes(format: (iso: string) => string): void {
 export function pageData<T>(): T {
   return JSON.parse(document.getElementById("page-data")?.textContent ?? "{}") as T;
 }
+
+/**
+ * `fn` run one at a time: a call while it runs asks for one more run after it, however many
+ * calls come meanwhile (a panel redrawn from REST after pushes that arrive in bursts).
+ *
+ * @example
+ * const refresh = coalesced(async () => { panel.outerHTML = render(await read()); });
+ */
+export function coalesced(fn: () => Promise<void>): () => void {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = fn()
+      .catch(() => {})
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  };
+  return run;
+}
