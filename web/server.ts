@@ -9,6 +9,7 @@ import { serveHttp } from "../lib/http/serve.ts";
 import type { Logger } from "../lib/logger.ts";
 import { ApiStateError, apiClient, type Get, must, optional, orNull } from "./api-client.ts";
 import { type Assets, loadAssets } from "./assets.ts";
+import { agentHolderReads, walletDividends } from "./holder-reads.ts";
 import { WEB_LIMITS } from "./limits.ts";
 import { agentPage } from "./pages/agent.ts";
 import { HOME_SORTS, type HomeSort, homePage } from "./pages/home.ts";
@@ -208,6 +209,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
 
   const renderAgent = async (c: Context, token: string) => {
     const address = token.toLowerCase();
+    const holders = agentHolderReads(get, address);
     // All side by side (one round trip of latency): the agent's sections answer 404 for a
     // token no agent launched, which leaves them out.
     const [agent, record, trades, feed, holdings, burn, nav, perps, report] = await Promise.all([
@@ -238,6 +240,7 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
         nav: optional(nav)?.points ?? [],
         report: optional(report),
         categories: EVENT_CATEGORIES,
+        holders: await holders,
       }),
     );
   };
@@ -276,12 +279,13 @@ export function createWebApp(s: WebSettings, assets: Assets, log?: Logger) {
     const a = c.req.param("address");
     if (!ADDRESS.test(a)) return c.html(await notFoundPage(ctx, "That is not an address."), 404);
     return page(c, async () => {
+      const dividends = walletDividends(get, a.toLowerCase());
       const list = must(
         await get<OffsetList<UserLaunch>>(
           `/v2/users/${a.toLowerCase()}/launches?limit=${WEB_LIMITS.pageSize}`,
         ),
       );
-      return portfolioPage(ctx, a.toLowerCase(), list);
+      return portfolioPage(ctx, a.toLowerCase(), list, await dividends);
     });
   });
 

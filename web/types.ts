@@ -31,6 +31,8 @@ export type TokenRecord = {
   curveProgressBps: number;
   createdAt: string | null;
   graduatedAt: string | null;
+  /** BNB wei its tax brought its treasury and holders: the `taxIncome` sort's key. */
+  taxIncomeBnb: string;
 };
 
 export type Link = { label: string; url: string };

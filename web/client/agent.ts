@@ -11,11 +11,12 @@ import { priceBnb, relativeTime, small, unitsToNumber, usd } from "../format.ts"
 import { perpsPanelHtml } from "../perps-panel.ts";
 import { type FeedItem, feedRow, type TradeItem, tradeRow } from "../rows.ts";
 import type { PerpsAccount } from "../types.ts";
+import { holderPanels } from "./holder-panels.ts";
 import { coalesced, live, pageData, tickRelativeTimes } from "./live.ts";
 
 // The agent page's island: the candle chart (live from the `token` channel), the trades tape,
-// the activity feed and the perps panel (live from the `agent` channel, the feed filtered by
-// category) and the NAV chart.
+// the activity feed, the perps panel and the holders' panels (live from the `agent` channel, the
+// feed filtered by category) and the NAV chart.
 
 type Data = {
   apiUrl: string;
@@ -222,6 +223,7 @@ function refreshStats(): void {
 }
 
 const socket = live(d.wsUrl, (up) => document.body.classList.toggle("offline", !up));
+const holders = holderPanels(d.apiUrl, d.token);
 socket.subscribe("token", d.token, (m) => {
   if (m.type === "trade") {
     const t = m.data as TradeItem;
@@ -240,6 +242,7 @@ if (d.hasAgent) {
     if (m.type !== "event") return;
     const f = m.data as FeedItem;
     applyFilter(prepend(feed, f.id, feedRow(f), "feed-empty"));
+    holders.onEvent(f);
   });
 }
 

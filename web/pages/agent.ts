@@ -24,6 +24,7 @@ import {
   statusBadge,
   volume24hCell,
 } from "./bits.ts";
+import { type HolderPanelsData, holderPanels } from "./holders.ts";
 import { type Html, layout, type PageContext } from "./layout.ts";
 import { perpsPanel } from "./perps.ts";
 
@@ -44,6 +45,8 @@ export type AgentPageData = {
   /** The token's launch report; null for a token without one (not created, a deposit launch's). */
   report: LaunchReport | null;
   categories: readonly string[];
+  /** The token's tax and dividends, the agent's sell pledge (web/pages/holders.ts). */
+  holders: HolderPanelsData;
 };
 
 function header(d: AgentPageData): Html {
@@ -264,7 +267,8 @@ ${d.token ? stats(d.token) : html`<p class="empty">The token is not indexed yet.
 ${chart()}
 ${d.report ? launchReport(d.report) : ""}
 <div class="grid2">${tape(d.trades)}${feed(d.feed, d.categories)}</div>
-${d.agent ? html`<div class="grid2">${holdings(d.holdings, d.burn)}${records(d.agent)}</div>${perpsPanel(d.perps)}` : ""}`;
+${d.agent ? html`<div class="grid2">${holdings(d.holdings, d.burn)}${records(d.agent)}</div>${perpsPanel(d.perps)}` : ""}
+${d.token ? holderPanels(d.holders) : ""}`;
   return layout(ctx, {
     title,
     body,

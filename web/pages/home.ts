@@ -5,6 +5,7 @@ import type { AgentSummary, Launch, OffsetList, PlatformStats, TokenRecord } fro
 import {
   avatar,
   changeCell,
+  exact,
   marketCapCell,
   priceCell,
   progressCell,
@@ -19,6 +20,7 @@ export const HOME_SORTS = {
   new: "New",
   marketCap: "Market cap",
   volume24h: "24 h volume",
+  taxIncome: "Tax income",
 } as const;
 export type HomeSort = keyof typeof HOME_SORTS;
 
@@ -84,7 +86,11 @@ ${
 </section>`;
 }
 
-function tokenRow(t: TokenRecord): Html {
+/** Under the `taxIncome` sort the list shows the figure it is sorted by. */
+const taxIncomeCell = (t: TokenRecord) =>
+  html`<td class="num" data-field="tax-income">${exact(bnb(t.taxIncomeBnb), `${t.taxIncomeBnb} wei`)}</td>`;
+
+function tokenRow(t: TokenRecord, sort: HomeSort): Html {
   const name = t.name ?? t.address;
   return html`<tr>
 <td><a class="token" href="${agentHref(t.address)}">${avatar(t.image, "", 32)}<span><strong>${name}</strong>
@@ -95,6 +101,7 @@ function tokenRow(t: TokenRecord): Html {
 <td class="num hide-narrow">${volume24hCell(t)}</td>
 <td class="num">${changeCell(t.priceChange24h)}</td>
 <td class="hide-narrow">${progressCell(t)}</td>
+${sort === "taxIncome" ? taxIncomeCell(t) : ""}
 </tr>`;
 }
 
@@ -129,8 +136,9 @@ ${
     : html`<div class="table-wrap"><table class="list">
 <thead><tr><th scope="col">Agent</th><th scope="col">Status</th><th scope="col" class="num">Price</th>
 <th scope="col" class="num">Market cap</th><th scope="col" class="num hide-narrow">24 h volume</th>
-<th scope="col" class="num">24 h</th><th scope="col" class="hide-narrow">Curve</th></tr></thead>
-<tbody>${d.tokens.items.map((t) => tokenRow(t))}</tbody>
+<th scope="col" class="num">24 h</th><th scope="col" class="hide-narrow">Curve</th>
+${d.sort === "taxIncome" ? html`<th scope="col" class="num">Tax income</th>` : ""}</tr></thead>
+<tbody>${d.tokens.items.map((t) => tokenRow(t, d.sort))}</tbody>
 </table></div>
 ${pager(`/?sort=${d.sort}`, d.page, d.tokens.total, d.tokens.limit)}`
 }

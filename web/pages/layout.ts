@@ -39,6 +39,7 @@ ${p.head ?? ""}
     <a href="/">Agents</a>
     <a href="/leaderboard">Leaderboard</a>
     <a href="/launches">Launches</a>
+    <a href="/portfolio">Portfolio</a>
     <a href="${ctx.apiUrl}/docs">API</a>
   </nav>
 </header>

@@ -1,7 +1,9 @@
 import { html } from "hono/html";
 import { bnb, bps, tokens } from "../format.ts";
+import type { WalletDividends } from "../holder-types.ts";
 import type { OffsetList, UserLaunch } from "../types.ts";
 import { address, exact, statusBadge } from "./bits.ts";
+import { dividendsSection } from "./holders.ts";
 import { type Html, layout, type PageContext } from "./layout.ts";
 
 const wei = (x: string) => exact(bnb(x), `${x} wei`);
@@ -20,12 +22,14 @@ function row(l: UserLaunch): Html {
 
 /**
  * `/portfolio` (connect a wallet, or type an address) and `/portfolio/<address>`: per deposit
- * launch, what the address deposited, withdrew, is allocated, claimed and can claim now.
+ * launch, what the address deposited, withdrew, is allocated, claimed and can claim now; and its
+ * dividends across the service's tax tokens, with their claim and the keeper's opt-in.
  */
 export function portfolioPage(
   ctx: PageContext,
   who: string | null,
   list: OffsetList<UserLaunch> | null,
+  dividends?: WalletDividends | null,
 ): Html {
   const body = html`<section aria-labelledby="portfolio-h" class="card">
 <h1 id="portfolio-h">Portfolio</h1>
@@ -41,6 +45,12 @@ ${
       : html`<p class="empty">No deposit launches for this address.</p>`
     : ""
 }
-</section>`;
-  return layout(ctx, { title: "Portfolio", body, script: "portfolio", data: { who } });
+</section>
+${who ? dividendsSection(who, dividends ?? null) : ""}`;
+  return layout(ctx, {
+    title: "Portfolio",
+    body,
+    script: "portfolio",
+    data: { who, apiUrl: ctx.apiUrl, wsUrl: ctx.wsUrl, chainId: 56 },
+  });
 }
