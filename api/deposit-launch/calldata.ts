@@ -37,9 +37,29 @@ export function upstream(message: string, cause?: unknown) {
 }
 
 /**
- * A creation body's chain-bound checks (tier enabled, close window, image), then the calldata
- * of `createLaunch(…, creator)`: the same for the relayer's transaction and the one a wallet
- * sends itself.
+ * A creation body's image, fetched and checked as an agent launch's is (a 400 naming `image`
+ * when refused). Apart from `launchCalldata`: the relayer's path runs it only once the launch
+ * holds a place in the relayer's budget, so a burst past the budget fetches nothing.
+ *
+ * @example
+ * await checkLaunchImage(deps, body);
+ */
+export async function checkLaunchImage(
+  d: Pick<LaunchCalldataDeps, "trustedImageOrigins">,
+  b: CreateLaunchInput,
+): Promise<void> {
+  try {
+    await checkImage({ url: b.image, trustedOrigins: d.trustedImageOrigins });
+  } catch (error) {
+    if (error instanceof ImageCheckError) throw invalid("image", error.message);
+    throw error;
+  }
+}
+
+/**
+ * A creation body's chain-bound checks (tier enabled, close window), then the calldata of
+ * `createLaunch(…, creator)`: the same for the relayer's transaction and the one a wallet sends
+ * itself. The image is `checkLaunchImage`'s.
  *
  * @example
  * const data = await launchCalldata(deps, body, session.address);
@@ -70,12 +90,6 @@ export async function launchCalldata(
       "closeTimestamp",
       `must be between ${earliest} and ${latest} (chain time ${now})`,
     );
-  }
-  try {
-    await checkImage({ url: b.image, trustedOrigins: d.trustedImageOrigins });
-  } catch (error) {
-    if (error instanceof ImageCheckError) throw invalid("image", error.message);
-    throw error;
   }
   const metadata = JSON.stringify({
     description: b.description,

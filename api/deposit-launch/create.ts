@@ -23,7 +23,7 @@ import { waitRelayerTx } from "../../lib/relayer/wait.ts";
 import { HttpError, LAUNCH_FAILURE_WORDS, launchFailureMessage } from "../errors.ts";
 import { DEPOSIT_LAUNCH_LIMITS, LOCK_NAMESPACES, SESSION_LIMITS } from "../limits.ts";
 import { refuseOverBudget, reserveOrRefuse } from "./budget.ts";
-import { invalid, launchCalldata } from "./calldata.ts";
+import { checkLaunchImage, invalid, launchCalldata } from "./calldata.ts";
 import type { CreatedLaunchBody, CreateLaunchInput } from "./schema.ts";
 
 export type DepositLaunchDeps = {
@@ -61,9 +61,9 @@ export type CreateDepositLaunchParameters = {
 
 /**
  * Creates a deposit launch for the session's wallet: checks the body against the factory's
- * tiers, window and tax bounds and the image like an agent launch's, counts it against the
- * relayer's budget (the client's hour, the day: 429 past either, nothing sent), then the
- * relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
+ * tiers, window and tax bounds, counts it against the relayer's budget (the client's hour, the
+ * day: 429 past either, nothing sent), checks the image like an agent launch's (a refused image
+ * gives its place back), then the relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
  * before it is broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and
  * never makes a second launch. The launch row itself is the indexer's; this answers from the
  * receipt.
@@ -118,6 +118,14 @@ export async function createDepositLaunch(
     });
   }
   const { row, spendId } = started;
+  try {
+    // Fetched only with a place in the budget held: a burst past it costs no image fetch.
+    await checkLaunchImage(d, p.body);
+  } catch (error) {
+    await fail(sql, row.request_id, error);
+    await releaseRelayerSpend(sql, spendId);
+    throw error;
+  }
   try {
     const call = { to: d.factory, data, gas };
     const [tx] = await sendRelayerTxs(relayerOf(d, p.log), [call], ([stored]) =>

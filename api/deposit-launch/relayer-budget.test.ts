@@ -23,6 +23,8 @@ import {
 let w: DepositWorld;
 /** The launch image, at a public name of the world (npm test): no trusted origin. */
 let images: WorldServer;
+/** Requests the image host answered: a launch past the budget must cost none. */
+let imageFetches = 0;
 let relayer: LocalAccount;
 let second: Sql;
 
@@ -36,6 +38,7 @@ const fresh = () => privateKeyToAccount(generatePrivateKey());
 
 beforeAll(async () => {
   images = await serveWorld("images.example.net", (_req, res) => {
+    imageFetches++;
     res.writeHead(200, { "content-type": "image/png" }).end(samplePng());
   });
   w = await startDepositWorld(`${images.origin}/launch.png`);
@@ -111,6 +114,7 @@ describe("the relayer's budget per client", () => {
       cookies.push(await siweCookie((i % 2 ? a : b).app, wallet, ip));
     const before = { ...(await relayerState()), launches: await launchCount() };
     const requests = await rows("deposit_launch_requests");
+    const fetchesBefore = imageFetches;
 
     const answers = await Promise.all(
       wallets.map(async (_, i) => {
@@ -134,6 +138,8 @@ describe("the relayer's budget per client", () => {
     expect(before.balance - after.balance).toBe(await gasPaid(hashes));
     // In the database: a request row for each launch, none for a refusal.
     expect((await rows("deposit_launch_requests")) - requests).toBe(10);
+    // The image is fetched only with a place in the budget held: the 40 refusals cost none.
+    expect(imageFetches - fetchesBefore).toBe(10);
   }, 120_000);
 
   it("an IPv6 client rotating addresses inside its /64 has one budget; the next /64 has its own", async () => {

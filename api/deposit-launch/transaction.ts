@@ -1,7 +1,7 @@
 import { type Address, encodeEventTopics } from "viem";
 import { launchFactoryAbi } from "../../abis/LaunchFactory.ts";
 import { gasLimitFor } from "../../lib/relayer/send.ts";
-import { type LaunchCalldataDeps, launchCalldata, upstream } from "./calldata.ts";
+import { checkLaunchImage, type LaunchCalldataDeps, launchCalldata, upstream } from "./calldata.ts";
 import type { CreateLaunchInput, LaunchTransactionBody } from "./schema.ts";
 
 export type LaunchTransactionParameters = {
@@ -30,6 +30,7 @@ export async function launchTransaction(
   p: LaunchTransactionParameters,
 ): Promise<LaunchTransactionBody> {
   const data = await launchCalldata(d, p.body, p.creator);
+  await checkLaunchImage(d, p.body);
   const gas = await d.client
     .estimateGas({ account: p.creator, to: d.factory, data })
     .catch((error: unknown) => {
