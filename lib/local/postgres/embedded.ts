@@ -5,7 +5,7 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import postgresJs from "postgres";
 import { pipeLines } from "../../lines.ts";
-import { freePort, isPortFree, portHolders } from "../net.ts";
+import { freeListenPort, isPortFree, portHolders } from "../net.ts";
 import { killStale, processRuns } from "../pidfile.ts";
 
 export type StartEmbeddedPostgresParameters = {
@@ -82,7 +82,9 @@ export async function startEmbeddedPostgres(
   const saved = await readJson<{ port: number; password: string }>(statePath);
   const password = saved?.password ?? randomBytes(24).toString("hex");
   let port = p.port ?? saved?.port;
-  if (port === undefined || (!p.port && !(await isPortFree(port)))) port = await freePort();
+  // Below the ephemeral range: initdb takes seconds, and an outgoing connection of the machine
+  // may take an ephemeral port in between (a loaded test run lost its Postgres that way).
+  if (port === undefined || (!p.port && !(await isPortFree(port)))) port = await freeListenPort();
   if (!(await isPortFree(port)))
     throw new Error(`port ${port} is already in use${await portHolders(port)}`);
   await writeFile(statePath, JSON.stringify({ port, password }), { mode: 0o600 });
