@@ -38,6 +38,26 @@ describe("indexerStall", () => {
     );
   });
 
+  it("leaves alone a role waiting out a database outage, and judges its Ponder from its restart", () => {
+    const stuck = report({
+      at: now - 1_000,
+      indexed: 2055,
+      head: 2505,
+      advancedAt: T0,
+      headMovedAt: now - 1_000,
+    });
+    const waiting = { ...stuck, progress: { ...stuck.progress, ponderStartedAt: null } };
+    expect(indexerStall(waiting, now, watching, 60_000)).toBeUndefined();
+    const restarted = (at: number) => ({
+      ...stuck,
+      progress: { ...stuck.progress, ponderStartedAt: iso(at) },
+    });
+    expect(indexerStall(restarted(now - 30_000), now, watching, 60_000)).toBeUndefined();
+    expect(indexerStall(restarted(now - 61_000), now, watching, 60_000)).toBe(
+      "the index is stuck at block 2055 for 61 s while the RPC answers and the head moved to 2505",
+    );
+  });
+
   it("leaves alone an index that moves, one at the head, and one whose RPC is down", () => {
     const moving = report({
       at: now,

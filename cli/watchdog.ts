@@ -12,7 +12,9 @@ export type IndexerReport = { at: number; progress: IndexerProgress } | undefine
  * `stallMs` while it is behind and the head moved within that time (the RPC answers, so
  * Ponder, not the chain, is stuck), or it stopped reporting for `stallMs` (the role hangs).
  * A role (re)started at `startedAt` is judged only once it has reported since; until then it
- * has `bootGraceMs` to do so. Returns undefined when all is well or nothing can be told yet.
+ * has `bootGraceMs` to do so. A Ponder the role restarted itself is judged from that start, and
+ * not at all while the role waits to start it again (the database away): restarting the role
+ * would not end that wait. Returns undefined when all is well or nothing can be told yet.
  */
 export function indexerStall(
   report: IndexerReport,
@@ -31,7 +33,11 @@ export function indexerStall(
   if (silent > stallMs) return `the indexer has not reported for ${Math.round(silent / 1000)} s`;
   const p = report.progress;
   if (p.indexedBlock === null || p.headBlock === null || p.headBlock <= p.indexedBlock) return;
-  const stuck = now - Math.max(Date.parse(p.advancedAt), startedAt);
+  // The role is waiting to start Ponder again (its back-off, the database away): its own wait.
+  if (p.ponderStartedAt === null) return;
+  // A Ponder the role (re)started gets a whole stallMs from its start, as a role does.
+  const ponderFrom = p.ponderStartedAt ? Date.parse(p.ponderStartedAt) : 0;
+  const stuck = now - Math.max(Date.parse(p.advancedAt), startedAt, ponderFrom);
   const headMoved = p.headMovedAt !== null && now - Date.parse(p.headMovedAt) < stallMs;
   if (stuck > stallMs && headMoved) {
     return `the index is stuck at block ${p.indexedBlock} for ${Math.round(stuck / 1000)} s while the RPC answers and the head moved to ${p.headBlock}`;

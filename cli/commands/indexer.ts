@@ -92,6 +92,9 @@ export function indexerCommand(): Command {
       // Ponder answered once: from then on its exit is a fault to wait out, not a bad setup.
       let answered = false;
       let ponderStartedAt = 0;
+      // Between a Ponder's exit and the next start (its back-off, a database outage): the
+      // watchdog must not restart the role for a stall the role is already waiting out.
+      let ponderWaiting = false;
       let backoffMs: number = CLI_LIMITS.ponderRestartFirstMs;
       // The lock of the last Ponder that exited, cleared before the next one starts.
       let lockReleased: Promise<void> = Promise.resolve();
@@ -191,6 +194,7 @@ export function indexerCommand(): Command {
         if (again) log.warn({ ...current }, `starting ponder again: ${again}`);
         else log.info({ ...current, views: config.VIEWS_SCHEMA }, "starting ponder");
         ponderStartedAt = Date.now();
+        ponderWaiting = false;
         const c = spawnPonder({
           config,
           databaseUrl,
@@ -251,6 +255,7 @@ export function indexerCommand(): Command {
       // answers, asked after a back-off that doubles up to ponderRestartMaxMs.
       const restartPonder = async () => {
         const dead = child;
+        ponderWaiting = true;
         for (;;) {
           await new Promise((r) => setTimeout(r, backoffMs));
           backoffMs = Math.min(CLI_LIMITS.ponderRestartMaxMs, backoffMs * 2);
@@ -298,6 +303,7 @@ export function indexerCommand(): Command {
         sql,
         schema: () => deployment.schema,
         headBlock: rpcHeadNumber(chain.rpcUrls),
+        ponderStartedAt: () => (ponderWaiting ? null : ponderStartedAt),
         onError: (error) => log.warn({ err: error }, "could not record the index's lag"),
       });
 

@@ -15,6 +15,11 @@ export type IndexerProgress = {
   advancedAt: string;
   /** When the head last changed (ISO): the RPC answers and the chain moves. */
   headMovedAt: string | null;
+  /**
+   * When the role last started its Ponder (ISO); null while it waits to start it again (the
+   * database is away). Absent from a role that does not say. The watchdog judges a stall from it.
+   */
+  ponderStartedAt?: string | null;
 };
 
 /**
@@ -62,6 +67,8 @@ export function startLagTracking(p: {
   sql: Sql;
   schema: () => string;
   headBlock: () => Promise<number | null>;
+  /** When the role last started Ponder (ms), or null while it waits to start it again. */
+  ponderStartedAt?: () => number | null;
   everyMs?: number;
   onError?: (error: unknown) => void;
 }) {
@@ -78,6 +85,9 @@ export function startLagTracking(p: {
       headBlock: head,
       now: Date.now(),
     });
+    const started = p.ponderStartedAt?.();
+    if (started !== undefined)
+      progress.ponderStartedAt = started === null ? null : new Date(started).toISOString();
     await beat(p.sql, "indexer", progress);
   };
   return startTicker({
