@@ -63,7 +63,7 @@ export type CreateDepositLaunchParameters = {
  * Creates a deposit launch for the session's wallet: checks the body against the factory's
  * tiers, window and tax bounds, counts it against the relayer's budget (the client's hour, the
  * day: 429 past either, nothing sent), checks the image like an agent launch's (a refused image
- * gives its place back), then the relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
+ * leaves no request and gives its place back), then the relayer sends `createLaunch(…, creator = the wallet)`. The signed transaction is stored
  * before it is broadcast, so a retry with the same Idempotency-Key re-sends the same bytes and
  * never makes a second launch. The launch row itself is the indexer's; this answers from the
  * receipt.
@@ -122,8 +122,11 @@ export async function createDepositLaunch(
     // Fetched only with a place in the budget held: a burst past it costs no image fetch.
     await checkLaunchImage(d, p.body);
   } catch (error) {
-    await fail(sql, row.request_id, error);
-    await releaseRelayerSpend(sql, spendId);
+    // Bad input changes nothing: the request and its place in the budget go as if never made.
+    await sql.begin(async (t) => {
+      await t`delete from app.deposit_launch_requests where request_id = ${row.request_id} and tx is null`;
+      await t`delete from app.relayer_spend where spend_id = ${spendId} and status = 'reserved'`;
+    });
     throw error;
   }
   try {
