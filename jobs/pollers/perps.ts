@@ -37,7 +37,10 @@ export type PerpsPollContext = {
   log: Logger;
   /** The venue's shared rate budget and 429 back-off. */
   pacing: VenuePacing;
-  /** Fills and ledger are read at least this often, changed or not (POLLER_LIMITS.perps). */
+  /**
+   * Fills and ledger are read at least this often, changed or not: POLLER_LIMITS.perps, made
+   * longer by each round for the number of accounts (jobs/pollers/rounds.ts).
+   */
   sweepEveryMs: number;
   /** The clock of the sweep (a test moves it instead of waiting); default Date.now. */
   now?: () => number;
@@ -236,20 +239,4 @@ export async function pollPerpsAgent(c: PerpsPollContext, agentId: string): Prom
   const accounts = await c.sql<{ address: string }[]>`
     select distinct address from app.agent_wallets where agent_id = ${agentId} and role = 'perps'`;
   for (const a of accounts) await pollPerpsAccount(c, agentId, a.address);
-}
-
-/**
- * Agents with something for the perps poller to poll, the longest unread (fills and ledger)
- * first: when the venue's budget runs short, each tick's jobs (run in the order sent) give the
- * weight that frees up to the stalest agents, so none is starved.
- */
-export async function perpsAgents(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ agent_id: string }[]>`
-    select w.agent_id from app.agent_wallets w
-    left join app.poller_state s
-      on s.poller = 'perps' and s.agent_id = w.agent_id and s.target = w.address
-    where w.role = 'perps'
-    group by w.agent_id
-    order by min(coalesce((s.cursor->>'fullAt')::bigint, 0)), w.agent_id`;
-  return rows.map((r) => r.agent_id);
 }

@@ -14,8 +14,10 @@ import { createSafeTxServiceClient } from "../../services/safe-tx-service/client
 import { resolveSafeTxService } from "../../services/safe-tx-service/config.ts";
 import { createXReadClient } from "../../services/x/client.ts";
 import { resolveX } from "../../services/x/config.ts";
+import { X_RATE_LIMITS, type XWindow } from "../../services/x/protocol.ts";
 import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
-import { perpsAgents, pollPerpsAgent } from "./perps.ts";
+import { pollPerpsAgent } from "./perps.ts";
+import { perpsRound, socialRound } from "./rounds.ts";
 import { pollSafeAgent, safeAgents } from "./safe.ts";
 import { pollSocialAgent, socialAgents } from "./social.ts";
 
@@ -90,7 +92,10 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
         maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
       },
     };
-    specs.push(spec("perps", perpsAgents, (agentId) => pollPerpsAgent(ctx, agentId)));
+    // Each round picks whom to poll within the budget's pace (jobs/pollers/rounds.ts).
+    const round = () =>
+      perpsRound(ctx, { roundMs: L.everyMs * scale, sweepFloorMs: L.sweepEveryMs * scale });
+    specs.push(spec("perps", round, (agentId) => pollPerpsAgent(ctx, agentId)));
   }
   const safe = resolveSafeTxService(p.config);
   if (safe) {
@@ -108,8 +113,35 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       bearerToken: x.bearerToken,
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
-    const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
-    specs.push(spec("social", socialAgents(p.log), (agentId) => pollSocialAgent(ctx, agentId)));
+    // The tier's windows of the two reads, shortened with the rest of time in test mode.
+    const tier = X_RATE_LIMITS[p.config.X_API_TIER];
+    const budget = (venue: string, w: XWindow) => ({
+      venue,
+      limit: w.limit,
+      windowMs: w.windowSeconds * 1000 * scale,
+    });
+    const budgets = {
+      timelines: budget(POLLER_VENUE.xTimelines, tier.userTweets),
+      lookups: budget(POLLER_VENUE.xLookups, tier.userByUsername),
+    };
+    const ctx = {
+      sql: p.sql,
+      x: client,
+      log: p.log,
+      budgets,
+      beforeCommit: killPoint(p.config, "social"),
+    };
+    const roundMs = POLLER_LIMITS.social.everyMs * scale;
+    const agents = socialAgents(p.log, (targets) =>
+      socialRound(p.sql, targets, budgets.timelines, { roundMs }),
+    );
+    specs.push(
+      spec(
+        "social",
+        () => agents(p.sql),
+        (agentId) => pollSocialAgent(ctx, agentId),
+      ),
+    );
   }
   return specs;
 }
