@@ -165,7 +165,12 @@ export async function pollPerpsAccount(
     typeof cursor[field] === "number"
       ? Math.max(0, (cursor[field] as number) - L.overlapMs)
       : now - L.lookbackMs;
-  const sinceFullMs = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
+  // An account's first poll is a cheap one (its state: the panel has figures at once); its
+  // history comes with its first sweep, a sweep period after it was first seen, or at once if
+  // the account changes meanwhile.
+  const first = cursor.sig === undefined;
+  const seenAt = typeof cursor.fullAt === "number" ? cursor.fullAt : cursor.firstAt;
+  const sinceFullMs = typeof seenAt === "number" ? now - seenAt : 0;
   let state: ClearinghouseState | undefined;
   try {
     const claimant = `${agentId}:${address}`;
@@ -176,7 +181,7 @@ export async function pollPerpsAccount(
     });
     state = await sendInfo(c.pacing, "clearinghouseState", () => c.hl.clearinghouseState(address));
     const sig = accountSignature(state);
-    const full = sweep || sig !== cursor.sig;
+    const full = sweep || (!first && sig !== cursor.sig);
     let fills: { rows: Fill[]; complete: boolean } = { rows: [], complete: true };
     let ledger: { rows: LedgerUpdate[]; complete: boolean } = { rows: [], complete: true };
     if (full) {
@@ -203,7 +208,12 @@ export async function pollPerpsAccount(
     ];
     // The state is the new reference only when everything up to it was read: otherwise the
     // next poll sees a change again and reads on from the cursor.
-    const done: Cursor = full && fills.complete && ledger.complete ? { sig, fullAt: now } : {};
+    const done: Cursor =
+      full && fills.complete && ledger.complete
+        ? { sig, fullAt: now }
+        : first
+          ? { sig, firstAt: now }
+          : {};
     const read = state;
     const fresh = await c.sql.begin(async (t) => {
       const tx = t as unknown as Sql;

@@ -21,7 +21,8 @@ export function sweepPeriodMs(accounts: number, b: WeightBudget, floorMs: number
 /**
  * Whom this round of the perps poller polls (docs/pollers.md "Who is polled when"): the agents
  * with a perps wallet, most urgent first, as many as `planShare` of the budget's pace for one
- * round pays for, at 2 an account (its clearinghouse state) or 42 when its sweep is due. The
+ * round pays for, at 2 an account (its clearinghouse state; an account's first poll too) or 42
+ * when its sweep is due. The
  * rest of the pace is left for fills and ledger read after a change (they claim the head of the
  * line when refused). Sets the context's sweep period for the accounts now registered.
  *
@@ -45,8 +46,10 @@ export async function perpsRound(
   const candidates: Candidate[] = agents.map((a) => {
     const k = known.get(a.agentId);
     const cost = a.targets.reduce((sum, t) => {
-      const fullAt = k?.cursors[t]?.fullAt;
-      const due = typeof fullAt !== "number" || now - fullAt >= c.sweepEveryMs;
+      const cursor = k?.cursors[t] ?? {};
+      const seenAt = typeof cursor.fullAt === "number" ? cursor.fullAt : cursor.firstAt;
+      // Never polled: a cheap first read (jobs/pollers/perps.ts).
+      const due = typeof seenAt === "number" && now - seenAt >= c.sweepEveryMs;
       return sum + (due ? ROUND : PERPS_WEIGHT.state);
     }, 0);
     return {

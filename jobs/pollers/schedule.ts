@@ -24,10 +24,16 @@ export type PickOptions = {
   watchedBoost: number;
 };
 
-/** How urgent a candidate is: its age, a watched agent's multiplied; never refreshed first. */
+/**
+ * A never-polled agent counts as this old: it goes before every unwatched agent polled within
+ * the hour, and after a watched agent whose data is two minutes old (times `watchedBoost` 30).
+ */
+export const NEVER_POLLED_AGE_MS = 3_600_000;
+
+/** How urgent a candidate is: the age of its data, a watched agent's multiplied. */
 export function urgency(c: Candidate, o: Pick<PickOptions, "now" | "watchedBoost">): number {
-  if (c.refreshedAt === null) return Number.POSITIVE_INFINITY;
-  return (o.now - c.refreshedAt) * (c.watched ? o.watchedBoost : 1);
+  const age = c.refreshedAt === null ? NEVER_POLLED_AGE_MS : o.now - c.refreshedAt;
+  return age * (c.watched ? o.watchedBoost : 1);
 }
 
 /**
