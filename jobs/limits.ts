@@ -166,6 +166,8 @@ export const EVENT_JOB_LIMITS = {
 export const POLLER_LIMITS = {
   /** Poll jobs one worker runs at once, per poller. */
   concurrency: 4,
+  /** Jobs each of those fetches at once (it fetches again at once while batches are full). */
+  batchSize: 5,
   /**
    * Each round polls the most urgent agents its budget pays for; urgency is the age of an
    * agent's data, and a watched agent's (read or subscribed to in the last 5 minutes) counts

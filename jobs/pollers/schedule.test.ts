@@ -105,10 +105,11 @@ describe("pickAgents", () => {
     ]);
   });
 
-  it("reads a never-polled agent first and leaves one polled within the period alone", () => {
+  it("reads a watched agent, then a never-polled one, before stale ones; not one just polled", () => {
     const cands: Candidate[] = [
-      { agentId: "old", refreshedAt: 0, watched: true, cost: 2 },
+      { agentId: "stale", refreshedAt: 0, watched: false, cost: 2 },
       { agentId: "new", refreshedAt: null, watched: false, cost: 2 },
+      { agentId: "watched", refreshedAt: 85_000, watched: true, cost: 2 },
       { agentId: "recent", refreshedAt: 99_000, watched: true, cost: 2 },
     ];
     const picked = pickAgents(cands, {
@@ -118,6 +119,6 @@ describe("pickAgents", () => {
       minIntervalMs: 5_000,
       watchedBoost: 30,
     });
-    expect(picked.map((c) => c.agentId)).toEqual(["new", "old"]);
+    expect(picked.map((c) => c.agentId)).toEqual(["watched", "new", "stale"]);
   });
 });

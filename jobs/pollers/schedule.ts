@@ -26,9 +26,9 @@ export type PickOptions = {
 
 /**
  * A never-polled agent counts as this old: it goes before every unwatched agent polled within
- * the hour, and after a watched agent whose data is two minutes old (times `watchedBoost` 30).
+ * the last 5 minutes, and after a watched agent polled 10 s ago (times `watchedBoost` 30).
  */
-export const NEVER_POLLED_AGE_MS = 3_600_000;
+export const NEVER_POLLED_AGE_MS = 5 * 60_000;
 
 /** How urgent a candidate is: the age of its data, a watched agent's multiplied. */
 export function urgency(c: Candidate, o: Pick<PickOptions, "now" | "watchedBoost">): number {

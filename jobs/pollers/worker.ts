@@ -167,9 +167,17 @@ export async function startPollersWorker(
         localConcurrency: POLLER_LIMITS.concurrency,
         pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
         notifyPollingIntervalSeconds: JOB_LIMITS.notifyPollingIntervalSeconds,
+        // A round's jobs arrive together: each fetcher takes a batch and fetches again at once
+        // while batches come back full, instead of one job per NOTIFY wake-up.
+        batchSize: POLLER_LIMITS.batchSize,
+        burstWhenBatchFull: true,
       },
-      async ([job]) => {
-        if (job) await countPoll(s.name, () => s.poll(job.data.agentId));
+      async (jobs) => {
+        // One failed poll (already recorded by the poll) does not fail the batch's others.
+        const failed: unknown[] = [];
+        for (const job of jobs)
+          await countPoll(s.name, () => s.poll(job.data.agentId)).catch((e) => failed.push(e));
+        if (failed.length > 0) throw failed[0];
       },
     );
     tickers.push(
