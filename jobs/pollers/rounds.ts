@@ -33,11 +33,15 @@ export async function perpsRound(
   c: PerpsPollContext,
   o: { roundMs: number; sweepFloorMs: number; now?: number },
 ): Promise<string[]> {
-  const rows = await c.sql<{ agent_id: string; address: string }[]>`
-    select distinct agent_id, address from app.agent_wallets where role = 'perps'
-    order by agent_id, address`;
+  const rows = await c.sql<{ agent_id: string; address: string; since: Date }[]>`
+    select agent_id, address, min(created_at) as since from app.agent_wallets
+    where role = 'perps' group by agent_id, address order by agent_id, address`;
   const targets = new Map<string, string[]>();
-  for (const r of rows) targets.set(r.agent_id, [...(targets.get(r.agent_id) ?? []), r.address]);
+  const since = new Map<string, number>();
+  for (const r of rows) {
+    targets.set(r.agent_id, [...(targets.get(r.agent_id) ?? []), r.address]);
+    since.set(r.agent_id, Math.min(since.get(r.agent_id) ?? Infinity, r.since.getTime()));
+  }
   const b = c.pacing.budget;
   c.sweepEveryMs = sweepPeriodMs(rows.length, b, o.sweepFloorMs);
   const agents = [...targets].map(([agentId, t]) => ({ agentId, targets: t }));
@@ -55,6 +59,7 @@ export async function perpsRound(
     return {
       agentId: a.agentId,
       refreshedAt: k?.refreshedAt ?? null,
+      since: since.get(a.agentId),
       watched: k?.watched ?? false,
       cost,
     };
@@ -78,7 +83,7 @@ export async function perpsRound(
  */
 export async function socialRound(
   sql: Sql,
-  agents: readonly { agentId: string; handle: string }[],
+  agents: readonly { agentId: string; handle: string; since: number }[],
   timelines: WeightBudget,
   o: { roundMs: number; now?: number },
 ): Promise<string[]> {
@@ -90,6 +95,7 @@ export async function socialRound(
   const candidates: Candidate[] = agents.map((a) => ({
     agentId: a.agentId,
     refreshedAt: known.get(a.agentId)?.refreshedAt ?? null,
+    since: a.since,
     watched: known.get(a.agentId)?.watched ?? false,
     cost: 1,
   }));

@@ -84,6 +84,35 @@ describe("pickAgents", () => {
     expect(worst(sim, () => true)).toBeLessThanOrEqual(2 * Math.ceil(2_000 / PACE) * ROUND_MS);
   });
 
+  it("gets a new agent read where data is hours old (X's slow tiers): it ages like the rest", () => {
+    const ROUND = 300_000;
+    // 20 agents read in turn, one a round: each agent's data is up to 20 rounds old.
+    const agents: Candidate[] = Array.from({ length: 20 }, (_, i) => ({
+      agentId: `known-${String(i).padStart(2, "0")}`,
+      refreshedAt: -i * ROUND,
+      watched: false,
+      cost: 1,
+    }));
+    agents.push({ agentId: "new", refreshedAt: null, since: 0, watched: false, cost: 1 });
+    let readAt: number | undefined;
+    for (let r = 1; r <= 40 && readAt === undefined; r++) {
+      const now = r * ROUND;
+      const [p] = pickAgents(agents, {
+        now,
+        allowance: 1,
+        free: 1,
+        minIntervalMs: ROUND / 2,
+        watchedBoost: 30,
+      });
+      const a = agents.find((x) => x.agentId === p?.agentId) as Candidate;
+      a.refreshedAt = now;
+      if (a.agentId === "new") readAt = r;
+    }
+    // Within one turn of the 21 agents, not never.
+    expect(readAt).toBeDefined();
+    expect(readAt).toBeLessThanOrEqual(21);
+  });
+
   it("lets an expensive poll (a sweep) keep its place at the head until it fits", () => {
     const now = 100_000;
     const cands: Candidate[] = [

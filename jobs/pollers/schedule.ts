@@ -6,6 +6,8 @@ export type Candidate = {
   agentId: string;
   /** When its data was last refreshed (ms since the epoch); null: never. */
   refreshedAt: number | null;
+  /** Never refreshed: since when it has had something to poll (its age grows from there). */
+  since?: number;
   /** Someone is looking at it (app.watched_agents). */
   watched: boolean;
   /** What its poll is expected to take from the source's budget (weight or requests). */
@@ -25,14 +27,18 @@ export type PickOptions = {
 };
 
 /**
- * A never-polled agent counts as this old: it goes before every unwatched agent polled within
- * the last 5 minutes, and after a watched agent polled 10 s ago (times `watchedBoost` 30).
+ * A never-polled agent counts as this much older than the time since it has had something to
+ * poll: it goes before every unwatched agent polled within the last 5 minutes, after a watched
+ * agent polled 10 s ago (times `watchedBoost` 30), and ages like any other, so it never starves.
  */
 export const NEVER_POLLED_AGE_MS = 5 * 60_000;
 
 /** How urgent a candidate is: the age of its data, a watched agent's multiplied. */
 export function urgency(c: Candidate, o: Pick<PickOptions, "now" | "watchedBoost">): number {
-  const age = c.refreshedAt === null ? NEVER_POLLED_AGE_MS : o.now - c.refreshedAt;
+  const age =
+    c.refreshedAt === null
+      ? NEVER_POLLED_AGE_MS + Math.max(0, o.now - (c.since ?? o.now))
+      : o.now - c.refreshedAt;
   return age * (c.watched ? o.watchedBoost : 1);
 }
 

@@ -193,16 +193,17 @@ async function saveEngagement(
  */
 export function socialAgents(
   log: Logger,
-  plan?: (agents: { agentId: string; handle: string }[]) => Promise<string[]>,
+  plan?: (agents: { agentId: string; handle: string; since: number }[]) => Promise<string[]>,
 ): (sql: Sql) => Promise<string[]> {
   const told = new Set<string>();
   return async (sql) => {
-    const rows = await sql<{ agent_id: string; handle: string }[]>`
-      select agent_id, handle from app.agent_personas where handle is not null order by agent_id`;
-    const polled: { agentId: string; handle: string }[] = [];
+    const rows = await sql<{ agent_id: string; handle: string; updated_at: Date }[]>`
+      select agent_id, handle, updated_at from app.agent_personas where handle is not null
+      order by agent_id`;
+    const polled: { agentId: string; handle: string; since: number }[] = [];
     for (const r of rows) {
       if (X_USERNAME.test(r.handle)) {
-        polled.push({ agentId: r.agent_id, handle: r.handle });
+        polled.push({ agentId: r.agent_id, handle: r.handle, since: r.updated_at.getTime() });
         continue;
       }
       const key = `${r.agent_id}:${r.handle}`;
