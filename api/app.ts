@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { requestId } from "hono/request-id";
 import type { Sql } from "../lib/db/client.ts";
 import type { Logger } from "../lib/logger.ts";
+import { watchMarker } from "../lib/pollers/watched.ts";
 import type { WebhookSecrets } from "../lib/webhooks/inbound/webhook-secrets.ts";
 import { type LaunchFeatures, registerLaunchFeatures } from "./agent-launch/register.ts";
 import { type DashboardFeatures, registerDashboard } from "./dashboard/register.ts";
@@ -139,6 +140,15 @@ export function createApp(p: CreateAppParameters) {
   app.use(rateLimit({ sql: p.sql, ...p.settings.rateLimit }));
 
   const { sql, settings } = p;
+  // A successful read of an agent marks it watched: the pollers refresh it first.
+  const watch = watchMarker(sql, (error) =>
+    p.logger.debug({ err: error }, "marking a watched agent failed"),
+  );
+  app.use("/v2/agents/*", async (c, next) => {
+    await next();
+    const agent = c.var.agent;
+    if (c.req.method === "GET" && c.res.status < 300 && agent) watch(agent.agentId);
+  });
   // Chain-derived reads share one indexed-block tracker and one read cache.
   const reads = createReadDeps(sql, settings.viewsSchema);
   // Read your own writes: after a write through this process its next read re-reads the

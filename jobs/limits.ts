@@ -166,6 +166,15 @@ export const EVENT_JOB_LIMITS = {
 export const POLLER_LIMITS = {
   /** Poll jobs one worker runs at once, per poller. */
   concurrency: 4,
+  /** Jobs each of those fetches at once (it fetches again at once while batches are full). */
+  batchSize: 5,
+  /**
+   * Each round polls the most urgent agents its budget pays for; urgency is the age of an
+   * agent's data, and a watched agent's (read or subscribed to in the last 5 minutes) counts
+   * this many times over: it is refreshed first, and no unwatched agent starves
+   * (jobs/pollers/schedule.ts).
+   */
+  watchedBoost: 30,
   /** Perps venue (Hyperliquid info API), source `hl-listener`. */
   perps: {
     queue: "poll-perps",
@@ -194,6 +203,16 @@ export const POLLER_LIMITS = {
     sweepBudgetShare: 0.6,
     /** ...and one this many periods late (or an account's first) claims too: none starves. */
     sweepClaimAfterPeriods: 2,
+    /**
+     * The sweep period grows with the accounts so that every account's sweep fits this share of
+     * the budget (jobs/pollers/rounds.ts `sweepPeriodMs`): 1,000 accounts, about 3 hours.
+     */
+    sweepPlanShare: 0.25,
+    /**
+     * Each round plans polls for this share of the budget's pace; the rest is for fills and
+     * ledger read after a change (they claim the head of the line when refused).
+     */
+    planShare: 0.8,
     /** The venue's limit: 1200 weight a minute per IP, every REST request (PROTOCOLS.md 1.2). */
     venueWeightPerMinute: 1_200,
     /**

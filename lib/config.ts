@@ -230,6 +230,9 @@ const schema = z.object({
   SAFE_TX_SERVICE_URL: z.url({ protocol: /^https?$/ }).optional(),
   SAFE_TX_SERVICE_PORT: port.default(3015),
   X_BEARER_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
+  // The X API access tier of the app token: its read windows pace the social poller (and the
+  // local stand-in enforces them). docs/upstreams.md "X".
+  X_API_TIER: z.enum(["free", "basic", "pro", "pay-per-use"]).default("basic"),
   ARBITRUM_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Where the indexer subscribes to Arbitrum's new heads instead of polling for them.
   ARBITRUM_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),

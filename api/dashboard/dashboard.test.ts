@@ -496,7 +496,7 @@ describe("reads without a chain", () => {
       "/v2/agents/{agent}/social-stats",
       `/v2/agents/${A().token}/social-stats`,
     );
-    expect(s.body.data).toEqual({ followerCount: null, posts: [], cachedAt: null });
+    expect(s.body.data).toEqual({ followerCount: null, posts: [], cachedAt: null, asOf: null });
     expect(
       (await checked("GET", "/v2/agents/{agent}/holdings", `/v2/agents/${addr(77)}/holdings`))
         .status,

@@ -278,6 +278,10 @@ export const SocialStats = z
     followerCount: z.number().int().nullable(),
     posts: z.array(SocialPost),
     cachedAt: IsoTime.nullable(),
+    asOf: IsoTime.nullable().openapi({
+      description:
+        'When the social poller last read X for this agent (null: never): how old every figure here is. The pollers share X\'s rate limits across agents and refresh watched agents first, so this can be minutes to hours old (AGENT.md "How old polled data is").',
+    }),
   })
   .openapi("SocialStats");
 

@@ -5,7 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { listenPollVersions } from "../http/poll-versions.ts";
 import { REVALIDATE, sendCached } from "../http/read-cache.ts";
 import type { ReadDeps } from "../http/read-deps.ts";
-import { AgentParams, dataResponses, oneOf } from "../http/schemas.ts";
+import { AgentParams, dataResponses, IsoTime, oneOf } from "../http/schemas.ts";
 import { createVersionCache } from "../http/version-cache.ts";
 import { READ_CACHE_LIMITS } from "../limits.ts";
 import { AGENT_NOT_FOUND, agentOf, agentPath } from "../middleware/agent-path/index.ts";
@@ -39,7 +39,13 @@ const followersRoute = createRoute({
   },
   responses: dataResponses(
     "The follower series",
-    z.object({ window: z.enum(WINDOWS), points: z.array(FollowerPoint) }),
+    z.object({
+      window: z.enum(WINDOWS),
+      points: z.array(FollowerPoint),
+      asOf: IsoTime.nullable().openapi({
+        description: "The newest point's poll (null: none): how old the series' end is",
+      }),
+    }),
     AGENT_NOT_FOUND,
   ),
 });
@@ -99,6 +105,7 @@ export function registerSocialReads(app: OpenAPIHono<AppEnv>, d: { sql: Sql; rea
         };
       }),
       cachedAt: r?.cached_at.toISOString() ?? null,
+      asOf: r?.cached_at.toISOString() ?? null,
     };
     return { ok: true as const, data };
   };
@@ -116,8 +123,9 @@ export function registerSocialReads(app: OpenAPIHono<AppEnv>, d: { sql: Sql; rea
       polledAt: x.polled_at.toISOString(),
     }));
     const oldest = rows[0]?.hour.getTime();
+    const asOf = rows.at(-1)?.polled_at.toISOString() ?? null;
     return {
-      json: JSON.stringify({ ok: true as const, data: { window, points } }),
+      json: JSON.stringify({ ok: true as const, data: { window, points, asOf } }),
       expiresAt: span === null || oldest === undefined ? Infinity : oldest + span,
     };
   };

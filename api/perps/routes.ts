@@ -53,7 +53,10 @@ const PerpsAccount = z
       description:
         "`not_connected`: no perps wallet registered; `pending`: not polled yet (every figure 0)",
     }),
-    asOf: IsoTime.nullable().openapi({ description: "The venue's time of the account state" }),
+    asOf: IsoTime.nullable().openapi({
+      description:
+        "The venue's time of the account state, as the perps poller last read it (null: not polled yet): how old every figure here is. The pollers share the venue's rate limit across agents and refresh watched agents first (AGENT.md \"How old polled data is\").",
+    }),
     accountValue: UsdDecimal,
     withdrawable: UsdDecimal,
     marginUsed: UsdDecimal,

@@ -3,6 +3,7 @@ import { AGENT_EVENTS_CHANNEL } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { countWsMessage, countWsSubscription } from "../../lib/metrics/ws.ts";
 import { PERPS_CHANGED_CHANNEL } from "../../lib/pollers/sources.ts";
+import { type WatchMarker, watchMarker } from "../../lib/pollers/watched.ts";
 import { WS_LIMITS } from "../limits.ts";
 import { AgentTail } from "./agent-tail.ts";
 import {
@@ -53,6 +54,8 @@ export class Hub {
   private readonly chainLoop: Loop;
   private readonly agentLoop: Loop;
   private unlisten: (() => Promise<void>)[] = [];
+  /** An agent channel with a subscriber marks its agent watched: the pollers refresh it first. */
+  private readonly watch: WatchMarker;
 
   private readonly sql: Sql;
   private readonly schema: string;
@@ -62,6 +65,9 @@ export class Hub {
     this.sql = sql;
     this.schema = schema;
     this.log = log;
+    this.watch = watchMarker(sql, (error) =>
+      log.debug({ err: error }, "marking a watched agent failed"),
+    );
     this.views = VIEW_STREAMS.map((s) => new ViewTail(sql, schema, s));
     this.agents = new AgentTail(sql);
     const failed = (error: unknown) =>
@@ -94,6 +100,9 @@ export class Hub {
     this.timer = setInterval(() => {
       chain();
       agents();
+      // Kept watched while subscribed (the marker writes at most once a minute per agent).
+      for (const c of this.channels.values())
+        if (c.resolved.kind === "agent") this.watch(c.resolved.route);
     }, WS_LIMITS.pollMs);
     await Promise.all([this.chainLoop.wake(), this.agentLoop.wake()]);
   }
@@ -118,6 +127,7 @@ export class Hub {
     if (!c.subs.has(sub)) countWsSubscription(sub.channel.kind, 1);
     c.subs.add(sub);
     this.channels.set(name, c);
+    if (sub.channel.kind === "agent") this.watch(sub.channel.route);
   }
 
   remove(sub: Subscription): void {

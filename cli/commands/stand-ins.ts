@@ -116,6 +116,12 @@ export function xCommand(): Command {
         appToken: x.bearerToken,
         log,
         statePath: join(config.dataDir, "x", "state.json"),
+        // The tier's windows, shortened as the pollers' are on a test stack (POLL_TIME_SCALE).
+        rateLimits: {
+          tier: config.X_API_TIER,
+          timeScale:
+            config.LAUNCHPAD_ENV === "test" && config.POLL_TIME_SCALE ? config.POLL_TIME_SCALE : 1,
+        },
       });
       const server = await listen(app, config.X_PORT, "X_PORT", log);
       return { label: "X stand-in", url: x.oauthUrl, stop: server.close };

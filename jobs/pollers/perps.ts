@@ -37,7 +37,10 @@ export type PerpsPollContext = {
   log: Logger;
   /** The venue's shared rate budget and 429 back-off. */
   pacing: VenuePacing;
-  /** Fills and ledger are read at least this often, changed or not (POLLER_LIMITS.perps). */
+  /**
+   * Fills and ledger are read at least this often, changed or not: POLLER_LIMITS.perps, made
+   * longer by each round for the number of accounts (jobs/pollers/rounds.ts).
+   */
   sweepEveryMs: number;
   /** The clock of the sweep (a test moves it instead of waiting); default Date.now. */
   now?: () => number;
@@ -162,7 +165,12 @@ export async function pollPerpsAccount(
     typeof cursor[field] === "number"
       ? Math.max(0, (cursor[field] as number) - L.overlapMs)
       : now - L.lookbackMs;
-  const sinceFullMs = typeof cursor.fullAt === "number" ? now - cursor.fullAt : Infinity;
+  // An account's first poll is a cheap one (its state: the panel has figures at once); its
+  // history comes with its first sweep, a sweep period after it was first seen, or at once if
+  // the account changes meanwhile.
+  const first = cursor.sig === undefined;
+  const seenAt = typeof cursor.fullAt === "number" ? cursor.fullAt : cursor.firstAt;
+  const sinceFullMs = typeof seenAt === "number" ? now - seenAt : 0;
   let state: ClearinghouseState | undefined;
   try {
     const claimant = `${agentId}:${address}`;
@@ -173,7 +181,7 @@ export async function pollPerpsAccount(
     });
     state = await sendInfo(c.pacing, "clearinghouseState", () => c.hl.clearinghouseState(address));
     const sig = accountSignature(state);
-    const full = sweep || sig !== cursor.sig;
+    const full = sweep || (!first && sig !== cursor.sig);
     let fills: { rows: Fill[]; complete: boolean } = { rows: [], complete: true };
     let ledger: { rows: LedgerUpdate[]; complete: boolean } = { rows: [], complete: true };
     if (full) {
@@ -200,7 +208,12 @@ export async function pollPerpsAccount(
     ];
     // The state is the new reference only when everything up to it was read: otherwise the
     // next poll sees a change again and reads on from the cursor.
-    const done: Cursor = full && fills.complete && ledger.complete ? { sig, fullAt: now } : {};
+    const done: Cursor =
+      full && fills.complete && ledger.complete
+        ? { sig, fullAt: now }
+        : first
+          ? { sig, firstAt: now }
+          : {};
     const read = state;
     const fresh = await c.sql.begin(async (t) => {
       const tx = t as unknown as Sql;
@@ -236,20 +249,4 @@ export async function pollPerpsAgent(c: PerpsPollContext, agentId: string): Prom
   const accounts = await c.sql<{ address: string }[]>`
     select distinct address from app.agent_wallets where agent_id = ${agentId} and role = 'perps'`;
   for (const a of accounts) await pollPerpsAccount(c, agentId, a.address);
-}
-
-/**
- * Agents with something for the perps poller to poll, the longest unread (fills and ledger)
- * first: when the venue's budget runs short, each tick's jobs (run in the order sent) give the
- * weight that frees up to the stalest agents, so none is starved.
- */
-export async function perpsAgents(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ agent_id: string }[]>`
-    select w.agent_id from app.agent_wallets w
-    left join app.poller_state s
-      on s.poller = 'perps' and s.agent_id = w.agent_id and s.target = w.address
-    where w.role = 'perps'
-    group by w.agent_id
-    order by min(coalesce((s.cursor->>'fullAt')::bigint, 0)), w.agent_id`;
-  return rows.map((r) => r.agent_id);
 }

@@ -14,8 +14,10 @@ import { createSafeTxServiceClient } from "../../services/safe-tx-service/client
 import { resolveSafeTxService } from "../../services/safe-tx-service/config.ts";
 import { createXReadClient } from "../../services/x/client.ts";
 import { resolveX } from "../../services/x/config.ts";
+import { X_RATE_LIMITS, type XWindow } from "../../services/x/protocol.ts";
 import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
-import { perpsAgents, pollPerpsAgent } from "./perps.ts";
+import { pollPerpsAgent } from "./perps.ts";
+import { perpsRound, socialRound } from "./rounds.ts";
 import { pollSafeAgent, safeAgents } from "./safe.ts";
 import { pollSocialAgent, socialAgents } from "./social.ts";
 
@@ -90,7 +92,10 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
         maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
       },
     };
-    specs.push(spec("perps", perpsAgents, (agentId) => pollPerpsAgent(ctx, agentId)));
+    // Each round picks whom to poll within the budget's pace (jobs/pollers/rounds.ts).
+    const round = () =>
+      perpsRound(ctx, { roundMs: L.everyMs * scale, sweepFloorMs: L.sweepEveryMs * scale });
+    specs.push(spec("perps", round, (agentId) => pollPerpsAgent(ctx, agentId)));
   }
   const safe = resolveSafeTxService(p.config);
   if (safe) {
@@ -108,8 +113,35 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       bearerToken: x.bearerToken,
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
-    const ctx = { sql: p.sql, x: client, log: p.log, beforeCommit: killPoint(p.config, "social") };
-    specs.push(spec("social", socialAgents(p.log), (agentId) => pollSocialAgent(ctx, agentId)));
+    // The tier's windows of the two reads, shortened with the rest of time in test mode.
+    const tier = X_RATE_LIMITS[p.config.X_API_TIER];
+    const budget = (venue: string, w: XWindow) => ({
+      venue,
+      limit: w.limit,
+      windowMs: w.windowSeconds * 1000 * scale,
+    });
+    const budgets = {
+      timelines: budget(POLLER_VENUE.xTimelines, tier.userTweets),
+      lookups: budget(POLLER_VENUE.xLookups, tier.userByUsername),
+    };
+    const ctx = {
+      sql: p.sql,
+      x: client,
+      log: p.log,
+      budgets,
+      beforeCommit: killPoint(p.config, "social"),
+    };
+    const roundMs = POLLER_LIMITS.social.everyMs * scale;
+    const agents = socialAgents(p.log, (targets) =>
+      socialRound(p.sql, targets, budgets.timelines, { roundMs }),
+    );
+    specs.push(
+      spec(
+        "social",
+        () => agents(p.sql),
+        (agentId) => pollSocialAgent(ctx, agentId),
+      ),
+    );
   }
   return specs;
 }
@@ -135,9 +167,17 @@ export async function startPollersWorker(
         localConcurrency: POLLER_LIMITS.concurrency,
         pollingIntervalSeconds: JOB_LIMITS.pollingIntervalSeconds,
         notifyPollingIntervalSeconds: JOB_LIMITS.notifyPollingIntervalSeconds,
+        // A round's jobs arrive together: each fetcher takes a batch and fetches again at once
+        // while batches come back full, instead of one job per NOTIFY wake-up.
+        batchSize: POLLER_LIMITS.batchSize,
+        burstWhenBatchFull: true,
       },
-      async ([job]) => {
-        if (job) await countPoll(s.name, () => s.poll(job.data.agentId));
+      async (jobs) => {
+        // One failed poll (already recorded by the poll) does not fail the batch's others.
+        const failed: unknown[] = [];
+        for (const job of jobs)
+          await countPoll(s.name, () => s.poll(job.data.agentId)).catch((e) => failed.push(e));
+        if (failed.length > 0) throw failed[0];
       },
     );
     tickers.push(

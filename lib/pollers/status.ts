@@ -3,7 +3,11 @@ import { type BudgetStatus, budgetStatus } from "./budget.ts";
 import { type Cursor, POLLERS, type Poller } from "./state.ts";
 
 /** The rate budget each poller spends, by venue (lib/pollers/budget.ts). */
-export const POLLER_VENUE = { perps: "hyperliquid" } as const;
+export const POLLER_VENUE = {
+  perps: "hyperliquid",
+  xTimelines: "x:user-tweets",
+  xLookups: "x:users-by-username",
+} as const;
 const venueOf = (p: Poller): string | undefined => (POLLER_VENUE as Record<string, string>)[p];
 
 /** One polled target's pacing. */

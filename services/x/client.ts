@@ -77,6 +77,9 @@ export function createXReadClient(p: XReadClientParameters) {
           pagination_token: o.paginationToken,
           max_results: o.maxResults,
           "tweet.fields": ["created_at", "referenced_tweets", "public_metrics", "author_id"],
+          // The author with its counts: the follower count without a user lookup.
+          expansions: ["author_id"],
+          "user.fields": ["public_metrics"],
         })
         .catch(failed("users/:id/tweets"));
       return parseUpstream("x", XAnswers.userTweets, page.data, "users/:id/tweets");

@@ -60,10 +60,43 @@ export type XTimeline = {
     oldest_id?: string;
     next_token?: string;
   };
+  /** With `expansions=author_id`: the author, with `public_metrics` when `user.fields` asks. */
+  includes?: {
+    users?: { id: string; username: string; public_metrics?: { followers_count: number } }[];
+  };
 };
 
-/** X's per-window limits (15 min) of the endpoints the service reads, per app token. */
-export const X_RATE_LIMITS = { windowSeconds: 900, userByUsername: 300, userTweets: 10_000 };
+/** X API access tiers (the operator's plan); `pay-per-use` is X's current plan, without tiers. */
+export const X_API_TIERS = ["free", "basic", "pro", "pay-per-use"] as const;
+export type XApiTier = (typeof X_API_TIERS)[number];
+/** The two reads of the social poller, as X's rate-limit tables name them. */
+export type XReadEndpoint = "userByUsername" | "userTweets";
+export type XWindow = { limit: number; windowSeconds: number };
+
+/**
+ * What one app token (bearer, app-only) may ask of each read per window, by tier: X's "Rate
+ * limits" page (xdevplatform/docs `x-api/fundamentals/rate-limits.mdx`, the tiered table at
+ * commit 3a8ec678, the pay-per-use table at 0bfed9f0; docs/upstreams.md "X"). Basic's user
+ * lookup is counted over 24 hours, every other window is 15 minutes.
+ */
+export const X_RATE_LIMITS: Record<XApiTier, Record<XReadEndpoint, XWindow>> = {
+  free: {
+    userByUsername: { limit: 3, windowSeconds: 900 },
+    userTweets: { limit: 1, windowSeconds: 900 },
+  },
+  basic: {
+    userByUsername: { limit: 500, windowSeconds: 86_400 },
+    userTweets: { limit: 10, windowSeconds: 900 },
+  },
+  pro: {
+    userByUsername: { limit: 300, windowSeconds: 900 },
+    userTweets: { limit: 1_500, windowSeconds: 900 },
+  },
+  "pay-per-use": {
+    userByUsername: { limit: 300, windowSeconds: 900 },
+    userTweets: { limit: 10_000, windowSeconds: 900 },
+  },
+};
 
 // The answers the clients read, checked (services/http.ts parseUpstream): a post or a profile
 // that does not match never reaches the database.
@@ -118,5 +151,20 @@ export const XAnswers = {
       oldest_id: z.string().optional(),
       next_token: z.string().optional(),
     }),
+    includes: z
+      .looseObject({
+        users: z
+          .array(
+            z.looseObject({
+              id: z.string(),
+              username: z.string(),
+              public_metrics: z
+                .looseObject({ followers_count: z.number().int().min(0) })
+                .optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
   }) satisfies z.ZodType<XTimeline>,
 };

@@ -86,11 +86,18 @@ describe("perps poller pacing", () => {
     const A = addr();
     await w.addAgent("pace-a", A);
     await w.control("POST", "/deposit", { user: A, usdc: "100" });
-    // A first poll reads everything: 2 + 20 + 20. A budget of 41 cannot take it.
+    // A first poll reads the state only (2): the panel has figures at once.
+    expect(await pollPerpsAccount(ctx({ limit: 41 }), "pace-a", A)).toEqual({
+      events: 0,
+      full: false,
+    });
+    // Its history comes with the sweep, 2 + 20 + 20: two periods late it claims, but a budget
+    // of 41 cannot take it.
+    clock += 2 * SWEEP;
     expect(await pollPerpsAccount(ctx({ limit: 41 }), "pace-a", A)).toEqual({ deferred: "budget" });
     expect(await stored("pace-a")).toEqual([]);
     const [pace] = (await pollerStatus(w.db.sql)).find((s) => s.poller === "perps")?.pace ?? [];
-    expect(pace).toMatchObject({ agentId: "pace-a", deferrals: 1, lastSuccessAt: null });
+    expect(pace).toMatchObject({ agentId: "pace-a", deferrals: 1 });
     expect(await pollPerpsAccount(ctx({ limit: 1000 }), "pace-a", A)).toMatchObject({
       full: true,
     });
@@ -125,6 +132,10 @@ describe("perps poller pacing", () => {
         select blocked_until <= now() as over from app.venue_budget where venue = 'hyperliquid'`;
       return b?.over;
     });
+    // Each account's first poll reads its state; its sweep brings the history.
+    for (const [i, u] of users.entries())
+      expect(await pollPerpsAccount(c, `rl-${i}`, u)).toEqual({ events: 0, full: false });
+    clock += 2 * SWEEP;
     for (const [i, u] of users.entries()) {
       expect(await pollPerpsAccount(c, `rl-${i}`, u)).toMatchObject({ full: true });
       expect(await stored(`rl-${i}`)).toEqual(await expected(`rl-${i}`, u));
@@ -146,6 +157,9 @@ describe("perps poller pacing", () => {
     await w.addAgent("sweep-d", D);
     await w.control("POST", "/deposit", { user: D, usdc: "1000" });
     const c = ctx();
+    // The first poll reads the state, the first sweep the history.
+    expect(await pollPerpsAccount(c, "sweep-d", D)).toEqual({ events: 0, full: false });
+    clock += SWEEP;
     expect(await pollPerpsAccount(c, "sweep-d", D)).toMatchObject({ full: true, events: 1 });
     // An unchanged account: the next poll reads its clearinghouse state only.
     const fillReads = async () =>

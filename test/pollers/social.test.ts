@@ -35,6 +35,8 @@ const app = createXStandIn({
   clientSecret: "csecret-123",
   appToken: BEARER,
   log: pino({ level: "silent" }),
+  // Basic's windows, shortened as the worker's budgets are (POLL_TIME_SCALE below).
+  rateLimits: { tier: "basic", timeScale: 0.005 },
 }).fetch;
 const listen = () =>
   new Promise<void>((r) => {
@@ -114,7 +116,8 @@ describe("social poller", () => {
   });
 
   it("waits for X's rate-limit reset after a 429 instead of asking again", async () => {
-    await x("PUT", "/stand-in/rate-limit", { endpoint: "userByUsername", inSeconds: 5 });
+    // The user id is known since the first poll: a poll is one timeline request.
+    await x("PUT", "/stand-in/rate-limit", { endpoint: "userTweets", inSeconds: 5 });
     await x("POST", "/stand-in/accounts/agent_s/posts", { text: "during the limit" });
     const notBefore = await until("the 429 recorded", async () => {
       const r = await db.sql<{ not_before: Date | null }[]>`
@@ -124,9 +127,9 @@ describe("social poller", () => {
     const reset = notBefore.getTime();
     expect(reset).toBeGreaterThan(Date.now());
     // Ticks keep coming every 1.5 s, but none asks X again before the reset.
-    const before = (await x("GET", "/stand-in/requests"))["userByUsername:429"];
+    const before = (await x("GET", "/stand-in/requests"))["userTweets:429"];
     await new Promise((r) => setTimeout(r, Math.max(0, reset - Date.now() - 300)));
-    expect((await x("GET", "/stand-in/requests"))["userByUsername:429"]).toBe(before);
+    expect((await x("GET", "/stand-in/requests"))["userTweets:429"]).toBe(before);
     expect(before).toBe(1);
     await until("the post after the reset", async () => (await posts()).length === 4, 20_000);
   });
@@ -155,7 +158,7 @@ describe("social poller", () => {
         .map((p) => `tweet:${p.id}`)
         .sort();
     const stored = async () => (await posts()).map((p) => p.source_event_id).sort();
-    // Inside a poll: the user lookup answered, the timeline request hangs, then X goes away.
+    // Inside a poll: the timeline request hangs, then X goes away.
     await x("PUT", "/stand-in/hang", { on: true });
     await x("POST", "/stand-in/accounts/agent_s/posts", { text: "while cut" });
     await until("a poll cut by the timeout", async () => (await failures()) > 0);

@@ -4,14 +4,19 @@ import { STAND_IN_LIMITS } from "../../limits.ts";
 export type Metered = { at: number; type: string; weight: number; status: number };
 
 /**
- * The venue's rate limit as the stand-in keeps it (PROTOCOLS.md 1.2): weight per window for
- * every client together; a window opens at the first request after the last one closed. A
- * request over the limit is answered 429 (and its weight still counts). The extra weight of
- * an answer's length is booked after it. Every request is logged (the newest
- * `hyperliquidRequestLog`) so a test can check any window after the fact.
+ * The venue's rate limit as the stand-in keeps it ("Rate limits and user limits",
+ * hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/rate-limits: 1200 weight a minute
+ * per IP, every REST request): weight per window for every client together. The docs do not say
+ * how the minute is counted, so the meter takes the strictest reading, a sliding window: any
+ * `windowMs` holds at most `limit`, so a client that passes here passes a fixed minute too. A
+ * request over the limit is answered 429 and its weight still counts (the docs are silent; the
+ * stricter reading again). The extra weight of an answer's length is booked after it. Every
+ * request is logged (the newest `hyperliquidRequestLog`) so a test can check any window.
  */
 export class WeightMeter {
-  private window = { start: 0, used: 0 };
+  /** Weight booked in the current sliding window, oldest first. */
+  private booked: { at: number; weight: number }[] = [];
+  private used = 0;
   readonly log: Metered[] = [];
   rateLimited = 0;
   readonly limit: number;
@@ -21,11 +26,22 @@ export class WeightMeter {
     this.windowMs = windowMs;
   }
 
+  private expire(now: number) {
+    while (this.booked.length > 0 && (this.booked[0]?.at ?? now) <= now - this.windowMs) {
+      this.used -= this.booked.shift()?.weight ?? 0;
+    }
+  }
+
+  private book(weight: number, now: number) {
+    this.booked.push({ at: now, weight });
+    this.used += weight;
+  }
+
   /** Books a request's weight; false when it is over the limit (answer 429). */
   admit(type: string, weight: number, now = Date.now()): boolean {
-    if (now - this.window.start >= this.windowMs) this.window = { start: now, used: 0 };
-    this.window.used += weight;
-    const ok = this.window.used <= this.limit;
+    this.expire(now);
+    this.book(weight, now);
+    const ok = this.used <= this.limit;
     if (!ok) this.rateLimited++;
     this.record({ at: now, type, weight, status: ok ? 200 : 429 });
     return ok;
@@ -34,7 +50,8 @@ export class WeightMeter {
   /** Books extra weight after an answer (its length). */
   extra(type: string, weight: number, now = Date.now()): void {
     if (weight <= 0) return;
-    this.window.used += weight;
+    this.expire(now);
+    this.book(weight, now);
     this.record({ at: now, type: `${type}:items`, weight, status: 200 });
   }
 
@@ -43,13 +60,14 @@ export class WeightMeter {
     if (this.log.length > STAND_IN_LIMITS.hyperliquidRequestLog) this.log.shift();
   }
 
-  /** The meter now: its window and what was spent in it. */
-  snapshot() {
+  /** The meter now: the window (the last `windowMs`) and what was spent in it. */
+  snapshot(now = Date.now()) {
+    this.expire(now);
     return {
       limit: this.limit,
       windowMs: this.windowMs,
-      windowStart: this.window.start,
-      used: this.window.used,
+      windowStart: now - this.windowMs,
+      used: this.used,
       rateLimited: this.rateLimited,
     };
   }

@@ -91,6 +91,11 @@ export class Timelines {
     return this.users.get(username.toLowerCase());
   }
 
+  byId(id: string) {
+    for (const u of this.users.values()) if (u.id === id) return u;
+    return undefined;
+  }
+
   /** A new post by `author` (an id of a known or outside user); ids only increase. */
   post(author: XUser, text: string, replyTo?: string) {
     const p = this.add(author, text, replyTo);

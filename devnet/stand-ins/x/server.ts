@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { Logger } from "../../../lib/logger.ts";
-import { X_PATHS, type X_RATE_LIMITS, type XUser } from "../../../services/x/protocol.ts";
+import { X_PATHS, type XUser } from "../../../services/x/protocol.ts";
 import { Timelines } from "./accounts.ts";
-import { registerTimelineRoutes } from "./timeline.ts";
+import { registerTimelineRoutes, type XLimitOptions } from "./timeline.ts";
 
 export type XStandInParameters = {
   clientId: string;
@@ -15,8 +15,8 @@ export type XStandInParameters = {
   serviceToken?: string;
   /** The app's bearer token (reads: users by username, user timelines). */
   appToken?: string;
-  /** Lower read limits per 15-minute window (tests of the 429 back-off). */
-  rateLimits?: Partial<typeof X_RATE_LIMITS>;
+  /** The tier whose read windows are enforced (default basic), lower counts, time scale. */
+  rateLimits?: XLimitOptions;
   /** Where accounts and posts are kept (`<data dir>/x/state.json`); unset: memory only. */
   statePath?: string;
 };

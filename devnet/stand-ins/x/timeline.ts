@@ -1,5 +1,10 @@
 import type { Hono } from "hono";
-import { X_PATHS, X_RATE_LIMITS } from "../../../services/x/protocol.ts";
+import {
+  X_PATHS,
+  X_RATE_LIMITS,
+  type XApiTier,
+  type XReadEndpoint,
+} from "../../../services/x/protocol.ts";
 import { NO_METRICS, type PostMetrics, type Timelines } from "./accounts.ts";
 
 const problem = (title: string, detail: string, status: number) => ({
@@ -11,32 +16,41 @@ const problem = (title: string, detail: string, status: number) => ({
 
 type Window = { limit: number; remaining: number; reset: number };
 
+/** How the stand-in limits reads: X's windows for a tier, optionally with lower counts. */
+export type XLimitOptions = {
+  /** The app's access tier (X_API_TIER): its documented windows (services/x/protocol.ts). */
+  tier?: XApiTier;
+  /** Lower counts per window (tests of the 429 back-off). */
+  counts?: Partial<Record<XReadEndpoint, number>>;
+  /** Multiplies every window (test mode's POLL_TIME_SCALE), as the pollers' budgets are. */
+  timeScale?: number;
+};
+
 /**
  * The reads of X API v2 the social poller uses, with X's rate-limit headers and 429s:
  * `GET /2/users/by/username/:username` and `GET /2/users/:id/tweets` (`since_id`,
- * `max_results` 5..100, `pagination_token`). `appToken` is the app's bearer token.
+ * `max_results` 5..100, `pagination_token`, `expansions=author_id` with `user.fields`).
+ * Each endpoint has the app's window of its tier: X counts a window from its first call to its
+ * reset (the `x-rate-limit-reset` it sends), and answers 429 with those headers past the limit.
  */
 export function registerTimelineRoutes(
   app: Hono,
   t: Timelines,
-  o: {
-    authorized: (header: string | undefined) => boolean;
-    limits?: Partial<typeof X_RATE_LIMITS>;
-  },
+  o: { authorized: (header: string | undefined) => boolean; limits?: XLimitOptions },
 ) {
-  const limits = { ...X_RATE_LIMITS, ...o.limits };
+  const tier = X_RATE_LIMITS[o.limits?.tier ?? "basic"];
+  const scale = o.limits?.timeScale ?? 1;
+  const limitOf = (e: XReadEndpoint) => o.limits?.counts?.[e] ?? tier[e].limit;
+  const windowOf = (e: XReadEndpoint) => Math.max(1, Math.round(tier[e].windowSeconds * scale));
   const windows = new Map<string, Window>();
   const counts: Record<string, number> = {};
   /** Counts one call against the endpoint's window; the headers X sends either way. */
-  const take = (endpoint: "userByUsername" | "userTweets") => {
+  const take = (endpoint: XReadEndpoint) => {
     const now = Math.floor(Date.now() / 1000);
     let w = windows.get(endpoint);
     if (!w || w.reset <= now) {
-      w = {
-        limit: limits[endpoint],
-        remaining: limits[endpoint],
-        reset: now + limits.windowSeconds,
-      };
+      const limit = limitOf(endpoint);
+      w = { limit, remaining: limit, reset: now + windowOf(endpoint) };
       windows.set(endpoint, w);
     }
     const ok = w.remaining > 0;
@@ -119,22 +133,40 @@ export function registerTimelineRoutes(
       .split(",")
       .includes("public_metrics");
     if (!page.data) return c.json(page);
+    // `expansions=author_id`: the author in `includes.users`, with `user.fields` as on a lookup,
+    // so a timeline read also brings the follower count (no user lookup needed).
+    const author = (q.expansions ?? "").split(",").includes("author_id")
+      ? t.byId(c.req.param("id"))
+      : undefined;
+    const userFields = (q["user.fields"] ?? "").split(",");
+    const includes = author
+      ? {
+          includes: {
+            users: [
+              userFields.includes("public_metrics")
+                ? author
+                : { ...author, public_metrics: undefined },
+            ],
+          },
+        }
+      : {};
     return c.json({
       ...page,
       data: page.data.map(({ public_metrics, ...d }) =>
         asked ? { ...d, public_metrics: { ...NO_METRICS, ...public_metrics } } : d,
       ),
+      ...includes,
     });
   });
 
   /** Test control: exhaust an endpoint's window now (its reset `inSeconds` from now). */
   app.put("/stand-in/rate-limit", async (c) => {
     const b = (await c.req.json()) as {
-      endpoint: "userByUsername" | "userTweets";
+      endpoint: XReadEndpoint;
       inSeconds: number;
     };
     windows.set(b.endpoint, {
-      limit: limits[b.endpoint],
+      limit: limitOf(b.endpoint),
       remaining: 0,
       reset: Math.floor(Date.now() / 1000) + b.inSeconds,
     });

@@ -85,7 +85,7 @@ describe("the stand-in answers in the recorded shapes", () => {
       appToken: "app",
       serviceToken: "svc",
       defaultUser: me,
-      rateLimits: { userByUsername: 2 },
+      rateLimits: { counts: { userByUsername: 2 } },
       log: pino({ level: "silent" }),
     });
     await new Promise<void>((resolve) => {
