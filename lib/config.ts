@@ -97,7 +97,9 @@ const schema = z.object({
 
   DEVNET_HOST: z.string().default("127.0.0.1"),
   DEVNET_PORT: port.default(8545),
-  DEVNET_BLOCK_TIME: nonNegativeInt.default(1),
+  // Seconds, fractional allowed: BSC mines every 0.45 s since Fermi (BEP-619), so a devnet at
+  // its pace is `DEVNET_BLOCK_TIME=0.45`; 0 is automine.
+  DEVNET_BLOCK_TIME: z.coerce.number({ error: "must be a number" }).min(0).default(1),
   DEVNET_MAX_RAISING_BNB: z.coerce.number({ error: "must be a number" }).positive().default(18),
 
   HOST: z.string().default("127.0.0.1"),
