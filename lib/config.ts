@@ -245,6 +245,9 @@ const schema = z.object({
   POLL_TIME_SCALE: z.coerce.number().min(0.001).max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
   LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
+  // Test mode only: the roles reach the devnet through this URL (a counting RPC proxy in front
+  // of anvil, the load harness's), while anvil still listens on DEVNET_PORT.
+  LAUNCHPAD_TEST_DEVNET_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -376,7 +379,9 @@ export function loadConfig(
       "LAUNCH_FIRST_BUY_MAX_BNB",
       `must be below the curve's raise of ${raiseBnb} BNB (a first buy that fills the curve graduates the token at once)`,
     );
-  const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
+  const devnetUrl =
+    (e.LAUNCHPAD_ENV === "test" && e.LAUNCHPAD_TEST_DEVNET_RPC_URL) ||
+    `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
   const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
   return {
     ...e,
