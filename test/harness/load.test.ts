@@ -51,7 +51,7 @@ it("runs the load harness small and its report holds every figure and the exactl
   expect(Object.keys(r.roles)).toEqual(
     expect.arrayContaining(["api", "worker", "indexer", "postgres", "anvil"]),
   );
-  expect(r.rpc.calls.eth_getBlockByNumber ?? 0).toBeGreaterThan(0);
+  expect(r.rpc.calls.eth_getLogs ?? 0).toBeGreaterThan(0);
   expect(r.rpc.price.cusPerMonth).toBeGreaterThan(0);
   expect(r.postgres.added.rows).toBeGreaterThan(0);
   expect(r.totals.ws.open).toBe(40);

@@ -22,7 +22,11 @@ export async function startSubscribers(p: {
   let failed = 0;
   const open = (i: number) =>
     new Promise<void>((resolve) => {
-      const ws = new WebSocket(p.wsUrl);
+      // One browser each: its own address (the stack trusts X-Forwarded-For, TRUST_PROXY=1),
+      // or the bridge's 50 sockets per IP would refuse the rest.
+      const ws = new WebSocket(p.wsUrl, {
+        headers: { "x-forwarded-for": `10.77.${(i >> 8) & 255}.${i & 255}` },
+      });
       const channel =
         i % 20 === 19
           ? { type: "subscribe", channel: "trades" }
