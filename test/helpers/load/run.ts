@@ -144,8 +144,12 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
       `load: ${ws.stats().open} sockets open, ${hooks.subscriptions.length} webhook subscriptions, readers at ${o.readsPerSecond}/s`,
     );
 
-    // Idle: the clients on, no trades. Each read route's p99 here is the sweep's yardstick.
+    // Idle: the clients on and a quiet market (`idleTradesPerSecond`). Each read route's p99
+    // here is the sweep's yardstick. Not zero trades: with none, every read is a cache hit
+    // (the caches follow the index), and the first trade doubles every p99 whatever the load.
+    trading.setRate(o.idleTradesPerSecond);
     await sleep(o.idleSeconds * 1000);
+    trading.setRate(0);
     const idle = { readsMs: reads.summaries() };
     lag.take();
     ws.take();

@@ -26,6 +26,8 @@ export type LoadOptions = {
   initialLaunches: number;
   launchesPerMinute: number;
   idleSeconds: number;
+  /** Trades a second while the read yardstick is taken (a quiet market). */
+  idleTradesPerSecond: number;
   /** Transfers fed to the throwaway anvil for the chain's ceiling. */
   ceilingTransfers: number;
   seed: number;
