@@ -27,6 +27,7 @@ it("runs the load harness small and its report holds every figure and the exactl
       initialLaunches: 4,
       launchesPerMinute: 2,
       idleSeconds: 5,
+      readFloorMs: 50,
       idleTradesPerSecond: 0.5,
       ceilingTransfers: 1000,
       seed: 7,

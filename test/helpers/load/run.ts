@@ -11,21 +11,20 @@ import { isolatedEnv, runCli, type Stack, startStack } from "../cli.ts";
 import { launchEnv } from "../launch.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
 import { measureChainCeiling } from "./ceiling.ts";
-import { exactlyOnce, sizeGrowth, tableSizes } from "./checks.ts";
+import { exactlyOnce, tableSizes } from "./checks.ts";
 import { startLagTracker } from "./lag.ts";
 import { startLaunches } from "./launches.ts";
 import { seedPopulation } from "./population.ts";
-import { priceRpc } from "./pricing.ts";
 import { roleUse, sampleRoles } from "./proc.ts";
 import { startReaders } from "./readers.ts";
+import { scaleToDay } from "./scale.ts";
 import { settle } from "./settle.ts";
 import { startSubscribers } from "./sockets.ts";
 import { Latencies, prng, summary } from "./stats.ts";
+import { stepRunner } from "./step.ts";
 import { startTrading } from "./trades.ts";
 import type { LoadOptions, LoadReport, Step } from "./types.ts";
 import { startWebhooks } from "./webhooks.ts";
-
-const DAY = 86_400;
 
 /**
  * The load harness: boots the whole stack (`launchpad start`: every role its own process, one
@@ -160,47 +159,9 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     const procBefore = sampleRoles(stack.tree());
     const loadStarted = Date.now();
     launchRate = o.launchesPerMinute;
-    const allReads = new Latencies();
-    const allLag: number[] = [];
-    const allWs: number[] = [];
-    const allHooks: number[] = [];
-    const runStep = async (rate: number, seconds: number): Promise<Step> => {
-      reads.reset();
-      const minedBefore = trading.counts.mined;
-      trading.setRate(rate);
-      await sleep(seconds * 1000);
-      const lagMs = lag.take();
-      const wsMs = ws.take();
-      const hookMs = hooks.take();
-      allLag.push(...lagMs);
-      allWs.push(...wsMs);
-      allHooks.push(...hookMs);
-      for (const [k, xs] of reads.all) for (const x of xs) allReads.add(k, x);
-      const step: Step = {
-        askedPerSecond: rate,
-        tradesPerSecond: Math.round(((trading.counts.mined - minedBefore) / seconds) * 10) / 10,
-        seconds,
-        lagMs: summary(lagMs),
-        readsMs: reads.summaries(),
-        wsMs: summary(wsMs),
-        webhookMs: summary(hookMs),
-        pass: true,
-        why: "",
-      };
-      const lagLimit = 2 * o.blockTime * 1000;
-      const slowRead = Object.entries(step.readsMs).find(
-        ([k, s]) => (s.p99 ?? 0) > 2 * (idle.readsMs[k]?.p99 ?? Number.POSITIVE_INFINITY),
-      );
-      if ((step.lagMs.p99 ?? 0) > lagLimit)
-        step.why = `lag p99 ${step.lagMs.p99} ms > ${lagLimit} ms`;
-      else if (slowRead)
-        step.why = `${slowRead[0]} p99 ${slowRead[1].p99} ms > 2x idle ${idle.readsMs[slowRead[0]]?.p99} ms`;
-      step.pass = step.why === "";
-      o.log(
-        `load: step ${rate}/s asked, ${step.tradesPerSecond}/s mined, lag p99 ${step.lagMs.p99} ms, ws p99 ${step.wsMs.p99} ms, webhook p99 ${step.webhookMs.p99} ms${step.pass ? "" : ` -- ${step.why}`}`,
-      );
-      return step;
-    };
+    const stepper = stepRunner({ o, idle, reads, trading, lag, ws, hooks });
+    const { allReads, allLag, allWs, allHooks } = stepper;
+    const runStep = stepper.run;
 
     // Deposit launches with their depositors, once at the start of the load (the story moves
     // the chain's clock past their close: 10 minutes ahead of the wall clock for good).
@@ -267,12 +228,13 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     );
     await readers.stop();
 
-    const growth = sizeGrowth(sizesBefore, sizesAfter);
-    const perDay = (x: number) => Math.round((x / loadSeconds) * DAY);
-    const calls = Object.fromEntries(
-      Object.entries(callsAfter).map(([k, v]) => [k, v - (callsBefore[k] ?? 0)]),
-    );
-    const callsPerDay = Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, perDay(v)]));
+    const scaled = scaleToDay({
+      seconds: loadSeconds,
+      sizesBefore,
+      sizesAfter,
+      callsBefore,
+      callsAfter,
+    });
     const lagLimitMs = 2 * o.blockTime * 1000;
     const { log: _log, ...options } = o;
     return {
@@ -304,13 +266,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
         depositLaunches: depositLaunchCount,
       },
       roles: roleUse(procBefore, procAfter),
-      postgres: {
-        added: growth.total,
-        perDay: { rows: perDay(growth.total.rows), bytes: perDay(growth.total.bytes) },
-        perMonth: { rows: perDay(growth.total.rows) * 30, bytes: perDay(growth.total.bytes) * 30 },
-        tables: growth.tables,
-      },
-      rpc: { calls, perDay: callsPerDay, price: priceRpc(callsPerDay) },
+      ...scaled,
       pollers,
       checks,
     };

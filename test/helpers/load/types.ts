@@ -26,6 +26,8 @@ export type LoadOptions = {
   initialLaunches: number;
   launchesPerMinute: number;
   idleSeconds: number;
+  /** A read fails the sweep past 2x its idle p99 and at least this many ms over it. */
+  readFloorMs: number;
   /** Trades a second while the read yardstick is taken (a quiet market). */
   idleTradesPerSecond: number;
   /** Transfers fed to the throwaway anvil for the chain's ceiling. */
