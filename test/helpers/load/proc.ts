@@ -5,6 +5,8 @@ const TICKS = 100;
 
 /** Which role a process of the stack is, from its command line; undefined: not ours to count. */
 export function roleOf(pid: number): string | undefined {
+  // The load generator itself: its CPU competes with the stack's on the same cores.
+  if (pid === process.pid) return "harness (load generator)";
   let cmd: string[];
   try {
     cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);

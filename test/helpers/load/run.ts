@@ -156,7 +156,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
 
     const sizesBefore = await tableSizes(sql);
     const callsBefore = proxy.counts();
-    const procBefore = sampleRoles(stack.tree());
+    const procBefore = sampleRoles([...stack.tree(), process.pid]);
     const loadStarted = Date.now();
     launchRate = o.launchesPerMinute;
     const stepper = stepRunner({ o, idle, reads, trading, lag, ws, hooks });
@@ -206,7 +206,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     trading.setRate(0);
     launchRate = 0;
     const loadSeconds = (Date.now() - loadStarted) / 1000;
-    const procAfter = sampleRoles(stack.tree());
+    const procAfter = sampleRoles([...stack.tree(), process.pid]);
     const callsAfter = proxy.counts();
     await trading.stop();
     await launches.stop();
@@ -249,7 +249,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
         stoppedBecause,
         lagLimitMs,
         chain,
-        ratio: ours === null ? null : Math.round((ours / chain.txPerSecond) * 1000) / 1000,
+        ratio: ours === null ? null : Number((ours / chain.txPerSecond).toPrecision(3)),
       },
       totals: {
         seconds: Math.round(loadSeconds),
