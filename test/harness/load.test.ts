@@ -43,6 +43,8 @@ it("runs the load harness small and its report holds every figure and the exactl
   expect(r.checks.trades.indexedOnce).toBe(r.checks.trades.mined);
   expect(r.checks.launches.answered).toBe(r.checks.launches.asked);
   expect(r.checks.webhooks.notReceived).toBe(0);
+  expect(r.totals.trades.graduated).toBeGreaterThan(0);
+  expect(r.totals.trades.dex).toBeGreaterThan(0);
   expect(r.steps).toHaveLength(1);
   expect(r.steps[0]?.lagMs.n).toBeGreaterThan(0);
   expect(Object.keys(r.idle.readsMs).sort()).toEqual(

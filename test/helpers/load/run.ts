@@ -45,7 +45,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     LOG_LEVEL: "warn",
     // The readers come from one address, far past the anonymous budget (as in the soak).
     RATE_LIMIT_PER_MINUTE: "0",
-    X_TIER: o.xTier,
+    X_API_TIER: o.xTier,
   });
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
   let stack: Stack | undefined;
@@ -182,6 +182,13 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
       "load-depositor3",
     ])
       await world.test.setBalance({ address: world.account(a).address, value: parseEther("1000") });
+
+    // The most traded token graduates at the start: its share of the trades are DEX swaps.
+    const whale = world.account("load-whale");
+    await world.test.setBalance({ address: whale.address, value: parseEther("1000000") });
+    await trading
+      .graduate(tokens[0] as Address, whale)
+      .catch((e: unknown) => o.log(`load: graduation failed: ${String(e)}`));
 
     const steps: Step[] = [];
     let ours: number | null = null;

@@ -32,9 +32,10 @@ export function stepRunner(p: {
     const lagMs = lag.take();
     const wsMs = ws.take();
     const hookMs = hooks.take();
-    allLag.push(...lagMs);
-    allWs.push(...wsMs);
-    allHooks.push(...hookMs);
+    // Loops, not push(...xs): a 30-minute step holds more samples than the call stack takes.
+    for (const x of lagMs) allLag.push(x);
+    for (const x of wsMs) allWs.push(x);
+    for (const x of hookMs) allHooks.push(x);
     for (const [k, xs] of reads.all) for (const x of xs) allReads.add(k, x);
     const step: Step = {
       askedPerSecond: rate,

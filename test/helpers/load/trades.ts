@@ -1,6 +1,12 @@
 import { type Address, type LocalAccount, parseEther } from "viem";
 import { tokenManager2Abi } from "../../../abis/TokenManager2.ts";
-import { approveCall, buyCall, dexBuyCall, sellCall } from "../../../devnet/storyline/calls.ts";
+import {
+  approveCall,
+  buyCall,
+  dexBuyCall,
+  STORY_GAS,
+  sellCall,
+} from "../../../devnet/storyline/calls.ts";
 import type { StoryWorld } from "../../../devnet/storyline/world.ts";
 import { zipf } from "./stats.ts";
 
@@ -107,6 +113,17 @@ export function startTrading(p: {
   return {
     counts,
     mined,
+    /**
+     * Graduates `token` now with one buy past its raise from `whale` (as four.meme's top tokens
+     * graduate in a day), so its trades from then on are DEX swaps. The graduating buy is left
+     * out of `mined`: it is the curve's last trade and the pair's first liquidity at once.
+     */
+    graduate: async (token: Address, whale: LocalAccount) => {
+      const raise = BigInt(p.world.record.params.maxRaising) * 2n;
+      await p.world.send(whale, buyCall(c, token, raise, STORY_GAS.heavy));
+      graduated.add(token);
+      counts.graduated++;
+    },
     setRate: (r: number) => {
       rate = r;
     },

@@ -15,7 +15,7 @@ export type LoadOptions = {
   sweepFactor: number;
   stepSeconds: number;
   maxSteps: number;
-  /** The X access tier the X stand-in's windows follow (passed to the stack as X_TIER). */
+  /** The X access tier the X stand-in's windows follow (passed to the stack as X_API_TIER: free, basic, pro or pay-per-use). */
   xTier: string;
   out: string;
   blockTime: number;
