@@ -62,6 +62,11 @@ describe("loadConfig", () => {
     expect(error.message).toMatch(/must be https origins in production/);
   });
 
+  it("takes a fractional DEVNET_BLOCK_TIME (BSC's 0.45 s blocks)", () => {
+    expect(loadConfig({ DEVNET_BLOCK_TIME: "0.45" }, empty).DEVNET_BLOCK_TIME).toBe(0.45);
+    expect(loadConfig({ DEVNET_BLOCK_TIME: "0" }, empty).DEVNET_BLOCK_TIME).toBe(0);
+  });
+
   it("defaults to the devnet, port 3001 and the data dir ./.launchpad", () => {
     const c = loadConfig({}, empty);
     expect(c.devnet).toBe(true);
@@ -134,6 +139,7 @@ describe("loadConfig", () => {
     ["PORT", "http", /port number/],
     ["DEVNET_PORT", "0", /between 1 and 65535/],
     ["DEVNET_BLOCK_TIME", "-1", /./],
+    ["DEVNET_BLOCK_TIME", "fast", /must be a number/],
     ["DATABASE_URL", "mysql://x@y/z", /postgres:\/\//],
     ["BSC_RPC_URL", "ftp://node", /http\(s\) or ws\(s\)/],
     ["LAUNCHPAD_ENV", "staging", /./],

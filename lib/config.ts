@@ -97,7 +97,9 @@ const schema = z.object({
 
   DEVNET_HOST: z.string().default("127.0.0.1"),
   DEVNET_PORT: port.default(8545),
-  DEVNET_BLOCK_TIME: nonNegativeInt.default(1),
+  // Seconds, fractional allowed: BSC mines every 0.45 s since Fermi (BEP-619), so a devnet at
+  // its pace is `DEVNET_BLOCK_TIME=0.45`; 0 is automine.
+  DEVNET_BLOCK_TIME: z.coerce.number({ error: "must be a number" }).min(0).default(1),
   DEVNET_MAX_RAISING_BNB: z.coerce.number({ error: "must be a number" }).positive().default(18),
 
   HOST: z.string().default("127.0.0.1"),
@@ -246,6 +248,9 @@ const schema = z.object({
   POLL_TIME_SCALE: z.coerce.number().min(0.001).max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).
   LAUNCHPAD_TEST_KILL_POINTS: z.string().optional(),
+  // Test mode only: the roles reach the devnet through this URL (a counting RPC proxy in front
+  // of anvil, the load harness's), while anvil still listens on DEVNET_PORT.
+  LAUNCHPAD_TEST_DEVNET_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -377,7 +382,9 @@ export function loadConfig(
       "LAUNCH_FIRST_BUY_MAX_BNB",
       `must be below the curve's raise of ${raiseBnb} BNB (a first buy that fills the curve graduates the token at once)`,
     );
-  const devnetUrl = `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
+  const devnetUrl =
+    (e.LAUNCHPAD_ENV === "test" && e.LAUNCHPAD_TEST_DEVNET_RPC_URL) ||
+    `http://${e.DEVNET_HOST}:${e.DEVNET_PORT}`;
   const apiUrl = e.PUBLIC_BASE_URL?.replace(/\/$/, "") ?? `http://${displayHost(e.HOST)}:${e.PORT}`;
   return {
     ...e,

@@ -4,7 +4,7 @@ import { processRuns } from "../../lib/local/pidfile.ts";
 import { ledgerTimes } from "../../scripts/test-ledger.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const STACK = /startStack\(|runChaos\(|sharedStack\(/;
+const STACK = /startStack\(|runChaos\(|sharedStack\(|runLoad\(/;
 const LONGEST = /sequencer: first/;
 /** A file that ran this long in the ledger's last run is heavy, whatever it starts. */
 const HEAVY_SECONDS = 15;

@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort } from "../../lib/local/net.ts";
 import { callerOf, judgeGetLogs, type ProviderProfile } from "./rpc-provider.ts";
@@ -18,6 +19,8 @@ export type RpcProxy = {
   port: number;
   /** How many `method` calls reached the proxy so far. */
   calls: (method: string) => number;
+  /** Every method's count so far (`ws:connect`: WebSocket connections passed through). */
+  counts: () => Record<string, number>;
   /**
    * Answer `result` instead of the node's for the next `times` calls of `method` (Infinity: until
    * cleared), only those whose params `match` if given.
@@ -124,11 +127,28 @@ export async function startRpcProxy(
       res.writeHead(502).end(String(error));
     }
   });
+  // A WebSocket (eth_subscribe: the indexer's new heads) passes through to the node unread,
+  // counted once per connection: a client that derives its ws:// URL from this proxy's works.
+  server.on("upgrade", (req, socket, head) => {
+    counts.set("ws:connect", (counts.get("ws:connect") ?? 0) + 1);
+    const target = new URL(upstream);
+    const up = connect(Number(target.port), target.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      up.write(`${lines.join("\r\n")}\r\n\r\n`);
+      up.write(head);
+      up.pipe(socket).pipe(up);
+    });
+    up.on("error", () => socket.destroy());
+    socket.on("error", () => up.destroy());
+  });
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   return {
     port,
     calls: (method) => counts.get(method) ?? 0,
+    counts: () => Object.fromEntries(counts),
     override: (method, result, times, match) =>
       overrides.set(method, { result, left: times, match }),
     clear: () => overrides.clear(),
