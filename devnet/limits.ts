@@ -70,6 +70,16 @@ export const STAND_IN_LIMITS = {
   hyperliquidBridgeMaxBlocks: 2_000,
   /** A reorg under the scan's cursor rescans this many blocks (credits are deduplicated). */
   hyperliquidBridgeRescanBlocks: 64,
+  /**
+   * The Safe Transaction Service stand-in's requests a second per API key, the hosted service's
+   * default ("Rate Limits and Usage Tiers", docs/upstreams.md).
+   */
+  safeTxServiceRequestsPerSecond: 5,
+  /**
+   * The Steward stand-in's requests a minute per client address, Steward's default
+   * (`RATE_LIMIT_MAX_REQUESTS`, docs/upstreams.md "Steward").
+   */
+  stewardRequestsPerMinute: 100,
   /** Bridge2's minimum deposit: less is not credited, and lost (PROTOCOLS.md 1.5). */
   hyperliquidMinDepositUsdc: 5,
 } as const;

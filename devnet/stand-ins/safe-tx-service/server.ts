@@ -9,6 +9,7 @@ import { findExecution, readSafeInfo } from "./chain.ts";
 import { listTransactions, type Query } from "./list.ts";
 import { originOf, readProposal } from "./proposal.ts";
 import { parseSignatures } from "./signatures.ts";
+import { safeServiceThrottle } from "./throttle.ts";
 
 export type SafeTxServiceStandInParameters = {
   chainId: number;
@@ -17,6 +18,8 @@ export type SafeTxServiceStandInParameters = {
   rpcUrl?: string;
   /** Where the transactions are kept on disk (written after every change); unset: memory only. */
   statePath?: string;
+  /** Requests a second per API key (or keyless client); default the hosted service's 5. */
+  requestsPerSecond?: number;
 };
 
 type Tx = MultisigTransaction;
@@ -34,6 +37,8 @@ const VERSION = "6.10.1";
  */
 export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   const app = new Hono();
+  const throttle = safeServiceThrottle(p.requestsPerSecond);
+  app.use("*", throttle.middleware);
   const txs = new Map<string, Tx>(
     p.statePath && existsSync(p.statePath)
       ? (JSON.parse(readFileSync(p.statePath, "utf8")) as { txs: Tx[] }).txs.map((t) => [
@@ -310,6 +315,8 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
     return c.json({ ok: true });
   });
   // Every transaction the service holds, for tests comparing a feed with the whole history.
-  app.get("/_control/state", (c) => c.json({ results: [...txs.values()] }));
+  app.get("/_control/state", (c) =>
+    c.json({ results: [...txs.values()], rateLimited: throttle.state.rateLimited }),
+  );
   return app;
 }
