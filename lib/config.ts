@@ -244,6 +244,8 @@ const schema = z.object({
   // first Arbitrum block the indexer reads (required with ARBITRUM_RPC_URL in production).
   ARBITRUM_BRIDGE_ADDRESS: address.optional(),
   ARBITRUM_START_BLOCK: nonNegativeInt.optional(),
+  // The local Steward stand-in's requests a minute per client address (default Steward's 100).
+  STEWARD_STANDIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().optional(),
   // Test mode only: multiplies every poll interval (0.1 = ten times as often).
   POLL_TIME_SCALE: z.coerce.number().min(0.001).max(1).optional(),
   // Test mode only: saga steps after which the worker kills itself once (`step,step` or `all`).

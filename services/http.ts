@@ -100,8 +100,11 @@ export async function upstreamJson<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const retries = r.retries ?? UPSTREAM_LIMITS.retries;
   let last: UpstreamError | undefined;
+  let retryAfterMs = 0;
   for (let attempt = 0; attempt <= retries; attempt++) {
-    if (attempt > 0) await sleep(UPSTREAM_LIMITS.backoffMs * 2 ** (attempt - 1));
+    if (attempt > 0)
+      await sleep(Math.max(UPSTREAM_LIMITS.backoffMs * 2 ** (attempt - 1), retryAfterMs));
+    retryAfterMs = 0;
     let res: Awaited<ReturnType<typeof fetch>>;
     try {
       res = await fetch(r.url, {
@@ -131,10 +134,13 @@ export async function upstreamJson<S extends z.ZodType>(
       });
     }
     if (res.status === 429 || res.status >= 500) {
+      retryAfterMs = res.status === 429 ? retryAfter(res.headers.get("retry-after")) : 0;
       last = new UpstreamError(r.service, "unavailable", `answered ${res.status}`, {
         status: res.status,
-        details: text.slice(0, 300),
+        details: `${retryAfterMs ? `retry after ${retryAfterMs} ms: ` : ""}${text.slice(0, 300)}`,
       });
+      // A window longer than a call may wait: the caller retries later, not this call now.
+      if (retryAfterMs > UPSTREAM_LIMITS.maxRetryAfterMs) throw last;
       continue;
     }
     if (res.status >= 400) {
@@ -155,6 +161,21 @@ export async function upstreamJson<S extends z.ZodType>(
     return parseUpstream(r.service, r.schema, json, new URL(r.url).pathname, res.status);
   }
   throw last as UpstreamError;
+}
+
+/**
+ * A `Retry-After` header in milliseconds from now (RFC 9110: delta-seconds or an HTTP date);
+ * 0 when absent or unreadable.
+ *
+ * @example
+ * retryAfter("3"); // 3000
+ */
+export function retryAfter(header: string | null, now = Date.now()): number {
+  if (!header) return 0;
+  const t = header.trim();
+  if (/^\d+$/.test(t)) return Number(t) * 1000;
+  const at = Date.parse(t);
+  return Number.isNaN(at) ? 0 : Math.max(0, at - now);
 }
 
 export { FormData };

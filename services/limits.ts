@@ -8,6 +8,12 @@ export const UPSTREAM_LIMITS = {
   retries: 2,
   /** First backoff; doubles per attempt (200 ms, 400 ms). */
   backoffMs: 200,
+  /**
+   * A 429's `Retry-After` is waited out before the next attempt up to this long; a longer one
+   * fails the call at once (retryable, its wait in the error's details): a caller's request is
+   * not held a minute for one service's window.
+   */
+  maxRetryAfterMs: 10_000,
   /** Mismatched fields of a malformed answer named in the error's details. */
   issuesInDetails: 3,
 } as const;

@@ -61,6 +61,7 @@ export function stewardCommand(): Command {
         storePath: join(config.dataDir, "steward", "store.json"),
         masterKey: stewardMasterKey(config),
         log,
+        requestsPerMinute: config.STEWARD_STANDIN_RATE_LIMIT_PER_MINUTE,
       });
       const server = await listen(app, config.STEWARD_PORT, "STEWARD_PORT", log);
       return { label: "steward stand-in", url: s.steward.url, stop: server.close };

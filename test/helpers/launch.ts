@@ -18,6 +18,10 @@ export function launchEnv(
     UPSTREAM_TIMEOUT_MS: "1500",
     // Each test request names its own client IP, so the per-IP limit never throttles a test.
     TRUST_PROXY: "1",
+    // The suites launch dozens of agents at once from one address (several Steward calls each),
+    // a burst no production caller makes; the stand-in's default, Steward's 100 a minute, would
+    // refuse it. Its own test keeps the default (devnet/stand-ins/steward/rate-limit.test.ts).
+    STEWARD_STANDIN_RATE_LIMIT_PER_MINUTE: "6000",
     ...extra,
   };
 }

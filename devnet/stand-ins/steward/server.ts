@@ -4,6 +4,8 @@ import { type Chain, createPublicClient, http, type PublicClient } from "viem";
 import { viemChain } from "../../../lib/chain.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import { keyedMutex } from "../../../lib/mutex.ts";
+import { STAND_IN_LIMITS } from "../../limits.ts";
+import { standInRateLimit } from "../rate-limit.ts";
 import { agentRoutes, webhookRoutes } from "./agents.ts";
 import { idempotency } from "./idempotency.ts";
 import { createOutbox } from "./outbox.ts";
@@ -27,6 +29,12 @@ export type StewardStandInParameters = {
   log: Logger;
   /** The deliveries' clock; tests inject one. */
   now?: () => Date;
+  /**
+   * Requests per window per client address, and the window: default Steward's 100 a minute
+   * (`RATE_LIMIT_MAX_REQUESTS`, `RATE_LIMIT_WINDOW_MS`; a deployment sets both).
+   */
+  requestsPerMinute?: number;
+  rateLimitWindowMs?: number;
 };
 
 /** The events each of our two receivers takes (docs/events.md has the mapping). */
@@ -67,6 +75,20 @@ export function createStewardApp(p: StewardStandInParameters) {
   const lock = keyedMutex();
   const app = new Hono();
 
+  // Steward's global limit (packages/api/src/middleware/global-rate-limit.ts): per client
+  // address, every path but its probes, 429 `{ok: false, error}` with Retry-After in seconds.
+  app.use(
+    "*",
+    standInRateLimit({
+      limit: p.requestsPerMinute ?? STAND_IN_LIMITS.stewardRequestsPerMinute,
+      windowMs: p.rateLimitWindowMs ?? 60_000,
+      skip: (path) => path === "/health" || path === "/ready",
+      refuse: (c, retryAfterMs) =>
+        c.json({ ok: false, error: "Rate limit exceeded" }, 429, {
+          "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+        }),
+    }).middleware,
+  );
   app.get("/health", (c) => c.json({ ok: true, data: { service: "steward-stand-in" } }));
   const auth = tenantAuth(p.apiKey, p.tenantId);
   for (const path of ["/agents", "/v1/agents", "/vault", "/webhooks"]) {
