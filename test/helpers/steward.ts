@@ -34,6 +34,10 @@ export async function startLocalSteward() {
     storePath: join(dir, "store.json"),
     masterKey: randomBytes(32),
     log: pino({ level: "silent" }),
+    // Benchmarks and policy suites sign in bursts from one address, far past one production
+    // caller's pace; Steward's 100 a minute is the stand-in's own test's
+    // (devnet/stand-ins/steward/rate-limit.test.ts).
+    requestsPerMinute: 1_000_000,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));

@@ -136,6 +136,10 @@ export async function startPolicyWorld(): Promise<PolicyWorld> {
     storePath: join(dataDir, "steward", "store.json"),
     masterKey: randomBytes(32),
     log,
+    // Benchmarks and policy suites sign in bursts from one address, far past one production
+    // caller's pace; Steward's 100 a minute is the stand-in's own test's
+    // (devnet/stand-ins/steward/rate-limit.test.ts).
+    requestsPerMinute: 1_000_000,
   });
   const stewardServer = serve({
     fetch: stewardApp.fetch,
