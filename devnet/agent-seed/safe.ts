@@ -15,6 +15,13 @@ import { viemChain } from "../../lib/chain.ts";
 import { devnetAccounts } from "../accounts.ts";
 import { DEVNET_LIMITS } from "../limits.ts";
 
+/**
+ * The seed is a client of its own, as an operator's tool would be: its own API key, so its
+ * requests count apart from the Safe poller's keyless ones under the stand-in's 5 a second
+ * (devnet/stand-ins/safe-tx-service/throttle.ts). The stand-in accepts any key.
+ */
+const SEED_KEY = { authorization: "Bearer devnet-seed" };
+
 /** The treasury transaction of each seed run: BNB in from the platform, a little out to the agent. */
 export const SAFE_SEED = { fund: parseEther("0.01"), pay: parseEther("0.001") } as const;
 
@@ -86,7 +93,7 @@ export async function seedSafe(p: {
 
   const proposed = await fetch(`${p.serviceUrl}/api/v2/safes/${safe}/multisig-transactions/`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...SEED_KEY },
     body: JSON.stringify({
       ...tx,
       value: String(tx.value),
@@ -127,6 +134,7 @@ export async function seedSafe(p: {
   for (;;) {
     const r = await fetch(
       `${p.serviceUrl}/api/v2/safes/${safe}/multisig-transactions/?executed=true`,
+      { headers: SEED_KEY },
     );
     const listed = r.ok ? ((await r.json()) as Listed).results : [];
     if (listed.some((t) => t.safeTxHash.toLowerCase() === hash.toLowerCase() && t.isExecuted))

@@ -113,7 +113,13 @@ describe("the stand-in answers in the recorded shapes", () => {
   beforeAll(async () => {
     // No chain: every signer counts as an owner (Safe info is compared in devnet/stand-ins/safe-tx-service/sdk.test.ts,
     // which runs one).
-    s = await startSafeTxServiceStandIn({ chainId: 56, log: pino({ level: "silent" }) });
+    s = await startSafeTxServiceStandIn({
+      chainId: 56,
+      log: pino({ level: "silent" }),
+      // The replay asks a dozen paths back to back, a burst past the hosted API's 5 a second;
+      // the shapes are under test here, the limit in stand-in/throttle.test.ts.
+      requestsPerSecond: 1_000,
+    });
     const t = {
       to: "0x1b56e27094b67FAcB247D55c7C05912Fc4cBFFd2",
       value: "100000000000000000",
