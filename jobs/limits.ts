@@ -234,6 +234,22 @@ export const POLLER_LIMITS = {
     /** `limit` of each multisig-transactions page, and pages per poll. */
     pageSize: 100,
     maxPages: 5,
+    /**
+     * The hosted service's limit: 5 requests a second per API key ("Rate Limits and Usage
+     * Tiers", docs/upstreams.md "Safe Transaction Service").
+     */
+    serviceRequestsPerSecond: 5,
+    /**
+     * What the Safe poller spends of it, over any second, across every worker process
+     * (lib/pollers/budget.ts): 4, leaving one for the seed's and operators' calls on the key.
+     * 1,000 treasuries at 4 a second: each about every 4 minutes, a watched one every round.
+     */
+    requestsPerSecond: 4,
+    /** A poll waits this long at most for its request's turn in the budget, then is deferred. */
+    maxTurnWaitMs: 20_000,
+    /** A 429 stops the whole poller this long, doubling while 429s recur, up to the max. */
+    rateLimitBackoffMs: 10_000,
+    rateLimitMaxBackoffMs: 5 * 60_000,
   },
   /** X API v2, source `social-poller`. */
   social: {

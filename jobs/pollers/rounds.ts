@@ -108,3 +108,45 @@ export async function socialRound(
     watchedBoost: POLLER_LIMITS.watchedBoost,
   }).map((p) => p.agentId);
 }
+
+/**
+ * Whom this round of the Safe poller polls: of the agents with a treasury Safe, the most urgent,
+ * one request each (a page; a busier Safe's further pages wait their turn like any request), as
+ * many as the budget's pace pays for over the round (4 a second, 30 s: 120). The budget's window
+ * is one second, so the round does not wait for it to be free: each poll takes its request's turn
+ * in the budget when it runs (jobs/pollers/safe.ts), spreading the round over its length.
+ *
+ * @example
+ * const agents = await safeRound(sql, budget, { roundMs: 30_000 });
+ */
+export async function safeRound(
+  sql: Sql,
+  budget: WeightBudget,
+  o: { roundMs: number; now?: number },
+): Promise<string[]> {
+  const rows = await sql<{ agent_id: string; treasury_address: string; created_at: Date }[]>`
+    select agent_id, treasury_address, created_at from app.agents
+    where treasury_address is not null order by agent_id`;
+  const known = await pollerCandidates(
+    sql,
+    "safe",
+    rows.map((r) => ({ agentId: r.agent_id, targets: [r.treasury_address] })),
+  );
+  const candidates: Candidate[] = rows.map((r) => ({
+    agentId: r.agent_id,
+    refreshedAt: known.get(r.agent_id)?.refreshedAt ?? null,
+    since: r.created_at.getTime(),
+    watched: known.get(r.agent_id)?.watched ?? false,
+    cost: 1,
+  }));
+  const { blocked } = await roundAllowance(sql, budget, o.roundMs);
+  if (blocked) return [];
+  const pace = Math.floor((budget.limit * o.roundMs) / budget.windowMs);
+  return pickAgents(candidates, {
+    now: o.now ?? Date.now(),
+    allowance: pace,
+    free: pace,
+    minIntervalMs: o.roundMs / 2,
+    watchedBoost: POLLER_LIMITS.watchedBoost,
+  }).map((p) => p.agentId);
+}

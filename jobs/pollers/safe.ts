@@ -1,7 +1,17 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Sql } from "../../lib/db/client.ts";
 import { insertAgentEvents, type NewAgentEvent } from "../../lib/events/store.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { type PollKey, readCursor, recordFailure, recordSuccess } from "../../lib/pollers/state.ts";
+import { rateLimited, trySpend, type WeightBudget } from "../../lib/pollers/budget.ts";
+import {
+  type PollKey,
+  readCursor,
+  recordDeferral,
+  recordFailure,
+  recordSuccess,
+} from "../../lib/pollers/state.ts";
+import { POLLER_VENUE } from "../../lib/pollers/status.ts";
+import { UpstreamError } from "../../services/http.ts";
 import type { SafeTxServiceClient } from "../../services/safe-tx-service/client.ts";
 import type { MultisigTransaction } from "../../services/safe-tx-service/protocol.ts";
 import { POLLER_LIMITS } from "../limits.ts";
@@ -16,9 +26,35 @@ export type SafePollContext = {
   sql: Sql;
   safe: SafeTxServiceClient;
   log: Logger;
+  /**
+   * The service's per-second budget, shared by every worker (lib/pollers/budget.ts): each
+   * request waits for its turn in it, and a poll that does not get one within `maxTurnWaitMs`
+   * is deferred, not sent. Unset: no budget (tests of one poll).
+   */
+  pacing?: { budget: WeightBudget; maxTurnWaitMs: number; backoffMs: number; maxBackoffMs: number };
   /** Test only: runs inside the commit, after the events are written. */
   beforeCommit?: () => void;
 };
+
+class Deferred extends Error {}
+
+/**
+ * Takes one request from the budget, waiting for the window to free one (a round's polls run
+ * together; the budget spreads their requests over the round), or throws `Deferred`.
+ */
+async function takeTurn(c: SafePollContext): Promise<void> {
+  const p = c.pacing;
+  if (!p) return;
+  const step = Math.ceil(p.budget.windowMs / p.budget.limit);
+  const until = Date.now() + p.maxTurnWaitMs;
+  for (;;) {
+    const last = Date.now() + step > until;
+    const r = await trySpend(c.sql, p.budget, 1, { optional: !last });
+    if (r.ok) return;
+    if (last || r.why === "backoff") throw new Deferred();
+    await sleep(step);
+  }
+}
 
 /**
  * The feed events of multisig transactions: `safe.tx.proposed` once per transaction and
@@ -88,6 +124,7 @@ export async function pollSafeAgent(c: SafePollContext, agentId: string): Promis
         modifiedGte: new Date(since),
         limit: L.pageSize,
         offset: i * L.pageSize,
+        beforeSend: () => takeTurn(c),
       });
       txs.push(...page.results);
       if (!page.next) break;
@@ -100,14 +137,26 @@ export async function pollSafeAgent(c: SafePollContext, agentId: string): Promis
       c.beforeCommit?.();
     });
   } catch (error) {
+    if (error instanceof Deferred) {
+      await recordDeferral(c.sql, key);
+      return;
+    }
+    // A 429 despite the budget (another client on the key): every worker's polls stop a while.
+    if (c.pacing && error instanceof UpstreamError && error.status === 429) {
+      await rateLimited(c.sql, c.pacing.budget, {
+        backoffMs: c.pacing.backoffMs,
+        maxMs: c.pacing.maxBackoffMs,
+      });
+    }
     await recordFailure(c.sql, key, error);
     c.log.warn({ err: error, agentId }, "safe poll failed");
   }
 }
 
-/** Agents with a treasury Safe. */
-export async function safeAgents(sql: Sql): Promise<string[]> {
-  const rows = await sql<{ agent_id: string }[]>`
-    select agent_id from app.agents where treasury_address is not null order by agent_id`;
-  return rows.map((r) => r.agent_id);
+/**
+ * The Safe poller's budget: `requestsPerSecond` as one request per 1/N s, shared by every worker
+ * (venue `safe-tx-service`, lib/pollers/budget.ts).
+ */
+export function safeBudget(venue: string = POLLER_VENUE.safe): WeightBudget {
+  return { venue, limit: 1, windowMs: Math.ceil(1_000 / L.requestsPerSecond) };
 }

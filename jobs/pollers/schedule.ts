@@ -85,22 +85,22 @@ export async function roundAllowance(
   sql: Sql,
   b: WeightBudget,
   roundMs: number,
-): Promise<{ allowance: number; free: number }> {
+): Promise<{ allowance: number; free: number; blocked: boolean }> {
   const [row] = await sql<{ used: number; blocked: boolean }[]>`
     select (select coalesce(sum(weight), 0)::int from app.venue_weight
         where venue = ${b.venue} and at > clock_timestamp() - ${b.windowMs} * interval '1 millisecond') as used,
       coalesce((select blocked_until > clock_timestamp() from app.venue_budget
         where venue = ${b.venue}), false) as blocked`;
-  if (row?.blocked) return { allowance: 0, free: 0 };
+  if (row?.blocked) return { allowance: 0, free: 0, blocked: true };
   const free = Math.max(0, b.limit - (row?.used ?? 0));
   const pace = Math.ceil((b.limit * roundMs) / b.windowMs);
-  return { allowance: Math.min(free, pace), free };
+  return { allowance: Math.min(free, pace), free, blocked: false };
 }
 
 /** Per agent: the oldest last success of its targets (null if one never succeeded), watched. */
 export async function pollerCandidates(
   sql: Sql,
-  poller: "perps" | "social",
+  poller: "perps" | "safe" | "social",
   agents: readonly { agentId: string; targets: string[] }[],
 ): Promise<Map<string, { refreshedAt: number | null; watched: boolean; cursors: Cursors }>> {
   const ids = agents.map((a) => a.agentId);

@@ -17,8 +17,8 @@ import { resolveX } from "../../services/x/config.ts";
 import { X_RATE_LIMITS, type XWindow } from "../../services/x/protocol.ts";
 import { JOB_LIMITS, POLLER_LIMITS } from "../limits.ts";
 import { pollPerpsAgent } from "./perps.ts";
-import { perpsRound, socialRound } from "./rounds.ts";
-import { pollSafeAgent, safeAgents } from "./safe.ts";
+import { perpsRound, safeRound, socialRound } from "./rounds.ts";
+import { pollSafeAgent, safeBudget } from "./safe.ts";
 import { pollSocialAgent, socialAgents } from "./social.ts";
 
 export type StartPollersWorkerParameters = { boss: PgBoss; sql: Sql; config: Config; log: Logger };
@@ -103,8 +103,26 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
       apiUrl: safe.apiUrl,
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
     });
-    const ctx = { sql: p.sql, safe: client, log: p.log, beforeCommit: killPoint(p.config, "safe") };
-    specs.push(spec("safe", safeAgents, (agentId) => pollSafeAgent(ctx, agentId)));
+    const L = POLLER_LIMITS.safe;
+    // One request every 1/4 s rather than 4 in any second: the turn is booked just before the
+    // request goes, and evenly spaced turns absorb a late send (a burst of 4 delayed by a
+    // moment would meet the next second's at the service). The service counts requests a
+    // second whatever the polls' pace: the window is not scaled in test mode.
+    const budget = safeBudget();
+    const ctx = {
+      sql: p.sql,
+      safe: client,
+      log: p.log,
+      beforeCommit: killPoint(p.config, "safe"),
+      pacing: {
+        budget,
+        maxTurnWaitMs: L.maxTurnWaitMs,
+        backoffMs: L.rateLimitBackoffMs * scale,
+        maxBackoffMs: L.rateLimitMaxBackoffMs * scale,
+      },
+    };
+    const round = (sql: Sql) => safeRound(sql, budget, { roundMs: L.everyMs * scale });
+    specs.push(spec("safe", round, (agentId) => pollSafeAgent(ctx, agentId)));
   }
   const x = resolveX(p.config);
   if (x?.bearerToken) {

@@ -5,6 +5,7 @@ import { type Cursor, POLLERS, type Poller } from "./state.ts";
 /** The rate budget each poller spends, by venue (lib/pollers/budget.ts). */
 export const POLLER_VENUE = {
   perps: "hyperliquid",
+  safe: "safe-tx-service",
   xTimelines: "x:user-tweets",
   xLookups: "x:users-by-username",
 } as const;

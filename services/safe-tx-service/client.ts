@@ -83,12 +83,17 @@ export function createSafeTxServiceClient(p: SafeTxServiceClientParameters) {
         }),
     ));
   return {
-    /** Transactions modified at or after `modifiedGte`, oldest change first. */
+    /**
+     * Transactions modified at or after `modifiedGte`, oldest change first. `beforeSend` runs
+     * right before the request goes (after the kits load): a rate budget's turn taken there
+     * is the moment the service counts.
+     */
     multisigTransactions: async (
       safe: string,
-      o: { modifiedGte: Date; limit: number; offset: number },
+      o: { modifiedGte: Date; limit: number; offset: number; beforeSend?: () => Promise<void> },
     ) => {
       const api = await loadKit();
+      await o.beforeSend?.();
       const raw = await call("multisig-transactions", p.timeoutMs, () =>
         api.getMultisigTransactions(getAddress(safe), {
           modified__gte: o.modifiedGte.toISOString(),
