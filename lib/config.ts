@@ -230,6 +230,8 @@ const schema = z.object({
   HYPERLIQUID_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   HYPERLIQUID_PORT: port.default(3014),
   SAFE_TX_SERVICE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // The hosted Safe API's key (`Authorization: Bearer`); its 5 requests a second are per key.
+  SAFE_TX_SERVICE_API_KEY: z.string().min(1).optional(),
   SAFE_TX_SERVICE_PORT: port.default(3015),
   X_BEARER_TOKEN: z.string().min(8, "must be at least 8 characters").optional(),
   // The X API access tier of the app token: its read windows pace the social poller (and the

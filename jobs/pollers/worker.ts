@@ -102,6 +102,7 @@ export function pollerSpecs(p: StartPollersWorkerParameters): PollerSpec[] {
     const client = createSafeTxServiceClient({
       apiUrl: safe.apiUrl,
       timeoutMs: p.config.UPSTREAM_TIMEOUT_MS,
+      apiKey: p.config.SAFE_TX_SERVICE_API_KEY,
     });
     const L = POLLER_LIMITS.safe;
     // One request every 1/4 s rather than 4 in any second: the turn is booked just before the
