@@ -150,4 +150,35 @@ describe("pickAgents", () => {
     });
     expect(picked.map((c) => c.agentId)).toEqual(["watched", "new", "stale"]);
   });
+
+  it("paces the Safe poller's 1,000 treasuries at 4 a second: watched each round, none starved", () => {
+    // 30 s rounds of 120 one-request polls (4 a second), over two simulated hours.
+    const round = POLLER_LIMITS.safe.everyMs;
+    const pace = (POLLER_LIMITS.safe.requestsPerSecond * round) / 1_000;
+    const agents = population(1_000, 10).map((a) => ({ ...a, cost: 1 }));
+    const ages = new Map<string, number>();
+    let most = 0;
+    for (let r = 0; r < 240; r++) {
+      const now = r * round;
+      const picked = pickAgents(agents, {
+        now,
+        allowance: pace,
+        free: pace,
+        minIntervalMs: round / 2,
+        watchedBoost: POLLER_LIMITS.watchedBoost,
+      });
+      most = Math.max(most, picked.length);
+      for (const p of picked) p.refreshedAt = now;
+      if (r >= 120)
+        for (const a of agents)
+          ages.set(a.agentId, Math.max(ages.get(a.agentId) ?? 0, now - (a.refreshedAt ?? 0)));
+    }
+    expect(most).toBeLessThanOrEqual(pace);
+    const worstOf = (watched: boolean) =>
+      Math.max(...agents.filter((a) => a.watched === watched).map((a) => ages.get(a.agentId) ?? 0));
+    expect(ages.size).toBe(1_000);
+    // 1,000 polls at 120 a round take 9 rounds (about 4.5 minutes); allow twice that.
+    expect(worstOf(false)).toBeLessThanOrEqual(2 * Math.ceil(1_000 / pace) * round);
+    expect(worstOf(true)).toBeLessThanOrEqual(round);
+  });
 });
