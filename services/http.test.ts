@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFourMemeClient } from "./four-meme/client.ts";
-import { UpstreamError } from "./http.ts";
+import { retryAfter, UpstreamError } from "./http.ts";
 import { createHyperliquidClient } from "./hyperliquid/client.ts";
 import { createSafeTxServiceClient } from "./safe-tx-service/client.ts";
 import { createStewardClient } from "./steward/client.ts";
@@ -151,5 +151,17 @@ describe("a malformed upstream answer is a typed bad_response", () => {
       agentId: "a",
       address: wallet,
     });
+  });
+});
+
+// Retry-After as RFC 9110 writes it: delta-seconds (Steward's) or an HTTP date.
+describe("retryAfter", () => {
+  it("reads seconds, a date, and nothing from an absent or unreadable header", () => {
+    const now = Date.parse("2026-12-06T09:00:00Z");
+    expect(retryAfter("3", now)).toBe(3_000);
+    expect(retryAfter("Sun, 06 Dec 2026 09:00:30 GMT", now)).toBe(30_000);
+    expect(retryAfter("Sun, 06 Dec 2026 08:59:00 GMT", now)).toBe(0);
+    expect(retryAfter(null, now)).toBe(0);
+    expect(retryAfter("soon", now)).toBe(0);
   });
 });
