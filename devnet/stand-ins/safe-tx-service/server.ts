@@ -5,6 +5,7 @@ import { writeJsonAtomic } from "../../../lib/json-file.ts";
 import type { Logger } from "../../../lib/logger.ts";
 import type { MultisigTransaction } from "../../../services/safe-tx-service/protocol.ts";
 import { safeTxHash } from "../../../services/safe-tx-service/protocol.ts";
+import { about } from "./about.ts";
 import { findExecution, readSafeInfo } from "./chain.ts";
 import { listTransactions, type Query } from "./list.ts";
 import { originOf, readProposal } from "./proposal.ts";
@@ -23,7 +24,6 @@ export type SafeTxServiceStandInParameters = {
 };
 
 type Tx = MultisigTransaction;
-const VERSION = "6.10.1";
 
 /**
  * A local stand-in of the Safe Transaction Service (safe-global/safe-transaction-service, the
@@ -89,34 +89,7 @@ export function createSafeTxServiceStandIn(p: SafeTxServiceStandInParameters) {
   // Django's APPEND_SLASH: a path without its trailing slash is redirected (api-kit asks
   // `/v1/about` and follows the redirect).
   app.get("/api/v1/about", (c) => c.redirect("/api/v1/about/", 301));
-  app.get("/api/v1/about/", (c) =>
-    c.json({
-      name: "Safe Transaction Service",
-      version: VERSION,
-      api_version: "v1",
-      secure: new URL(c.req.url).protocol === "https:",
-      host: c.req.header("host") ?? "",
-      headers: [],
-      settings: {
-        AWS_CONFIGURED: false,
-        AWS_S3_PUBLIC_URL: "",
-        ETHEREUM_NODE_URL: p.rpcUrl ?? "",
-        ETHEREUM_TRACING_NODE_URL: null,
-        ETH_EVENTS_BLOCK_PROCESS_LIMIT: 50,
-        ETH_EVENTS_BLOCK_PROCESS_LIMIT_MAX: 0,
-        ETH_EVENTS_QUERY_CHUNK_SIZE: 1000,
-        ETH_EVENTS_UPDATED_BLOCK_BEHIND: 24 * 60 * 60,
-        ETH_INTERNAL_NO_FILTER: false,
-        ETH_INTERNAL_TRACE_TXS_BATCH_SIZE: 0,
-        ETH_INTERNAL_TXS_BLOCK_PROCESS_LIMIT: 10_000,
-        ETH_L2_NETWORK: true,
-        ETH_REORG_BLOCKS: 10,
-        SSO_ENABLED: false,
-        TOKENS_LOGO_BASE_URI: "",
-        TOKENS_LOGO_EXTENSION: ".png",
-      },
-    }),
-  );
+  app.get("/api/v1/about/", (c) => c.json(about(c.req.url, c.req.header("host"), p.rpcUrl)));
 
   app.get("/api/v1/safes/:address/", async (c) => {
     if (failing()) return serviceUnavailable(c);
