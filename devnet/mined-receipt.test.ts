@@ -62,6 +62,7 @@ describe("minedReceipt", () => {
         test: createTestClient({ mode: "anvil", transport }),
         hash,
         stuckAfterMs: 300,
+        nonceGapGraceMs: 0,
       }),
     ).rejects.toThrow(new RegExp(`waits behind nonce ${nonce} of 0x[0-9a-fA-F]{40}`));
   });
