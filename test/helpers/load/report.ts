@@ -39,7 +39,7 @@ function lineChart(
     limit === undefined
       ? ""
       : `<line x1="${L}" x2="${W - 10}" y1="${py(limit)}" y2="${py(limit)}" stroke="#888" stroke-dasharray="4"/><text x="${L + 4}" y="${py(limit) - 4}" font-size="10" fill="#888">limit ${limit}</text>`;
-  return `<figure><figcaption>${esc(title)}</figcaption><svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">
+  return `<figure><figcaption>${esc(title)}</figcaption><svg role="img" aria-label="${esc(title)}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">
 <line x1="${L}" y1="${H - B}" x2="${W - 10}" y2="${H - B}" stroke="#000"/><line x1="${L}" y1="10" x2="${L}" y2="${H - B}" stroke="#000"/>
 <text x="${L}" y="${H - 8}" font-size="10">0</text><text x="${W - 40}" y="${H - 8}" font-size="10">${maxX.toFixed(0)} ${esc(xLabel)}</text>
 <text x="4" y="18" font-size="10">${maxY.toFixed(0)}</text>${limitLine}${lines.join("")}</svg></figure>`;
@@ -54,7 +54,7 @@ function barChart(title: string, rows: [string, number][], unit: string) {
     ([k, v], i) =>
       `<text x="4" y="${30 + i * 20}" font-size="11">${esc(k)}</text><rect x="180" y="${18 + i * 20}" width="${(v / max) * 300}" height="14" fill="#2563eb"/><text x="${186 + (v / max) * 300}" y="${30 + i * 20}" font-size="11">${v.toLocaleString("en")} ${esc(unit)}</text>`,
   );
-  return `<figure><figcaption>${esc(title)}</figcaption><svg width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${bars.join("")}</svg></figure>`;
+  return `<figure><figcaption>${esc(title)}</figcaption><svg role="img" aria-label="${esc(title)}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${bars.join("")}</svg></figure>`;
 }
 
 function table(rows: Record<string, unknown>[]): string {
