@@ -1,4 +1,5 @@
 // `npm run load [-- --agents 1000 --minutes N --trades-per-second R --sweep --x-tier basic --out DIR]`
+// (`--apis 2 --workers 2 --outside-postgres`: more API and worker processes on a Postgres apart)
 // The load harness (test/helpers/load/): the whole stack at BSC's 0.45 s blocks under a
 // production-shaped population, a sweep to the trade rate where the index or a read falls
 // behind, the chain's own ceiling beside it, and a report (JSON and HTML) in --out. It runs in
@@ -80,6 +81,11 @@ async function main(): Promise<void> {
       "ceiling-transfers": { type: "string", default: "20000" },
       seed: { type: "string", default: "1" },
       keep: { type: "boolean", default: false },
+      apis: { type: "string", default: "1" },
+      workers: { type: "string", default: "1" },
+      "outside-postgres": { type: "boolean", default: false },
+      "database-url": { type: "string" },
+      "timeline-seconds": { type: "string", default: "10" },
     },
   });
   if (!values.sweep && Number(values.minutes) <= 0)
@@ -109,6 +115,11 @@ async function main(): Promise<void> {
       ceilingTransfers: Number(values["ceiling-transfers"]),
       seed: Number(values.seed),
       keep: values.keep,
+      apis: Number(values.apis),
+      workers: Number(values.workers),
+      outsidePostgres: values["outside-postgres"],
+      databaseUrl: values["database-url"],
+      timelineSeconds: Number(values["timeline-seconds"]),
       log: (line) => process.stdout.write(`${line}\n`),
     },
     `npm run load -- ${argv.join(" ")}`,

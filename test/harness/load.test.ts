@@ -1,4 +1,4 @@
-// what: The short load run: the whole stack at 0.45 s blocks with 20 agents, a few launches through the API, trades, readers, WebSocket subscribers and webhook receivers in the public world, one sweep step; the report has every figure and the run lost nothing (every trade indexed once, every launch answered, every webhook delivered). Timings are printed, not asserted.
+// what: The short load run: the whole stack at 0.45 s blocks with 20 agents, two API and two worker processes on a Postgres apart from the stack, a few launches through the API, trades, readers, WebSocket subscribers and webhook receivers in the public world, one sweep step; the report has every figure and the run lost nothing (every trade indexed once, every launch answered, every webhook delivered, once with two workers), with its curves over time and where the database's time went. Timings are printed, not asserted.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +31,10 @@ it("runs the load harness small and its report holds every figure and the exactl
       idleTradesPerSecond: 0.5,
       ceilingTransfers: 1000,
       seed: 7,
+      apis: 2,
+      workers: 2,
+      outsidePostgres: true,
+      timelineSeconds: 5,
       log: (line) => process.stdout.write(`${line}\n`),
     },
     "test/harness/load.test.ts",
@@ -59,4 +63,8 @@ it("runs the load harness small and its report holds every figure and the exactl
   expect(r.rpc.price.cusPerMonth).toBeGreaterThan(0);
   expect(r.postgres.added.rows).toBeGreaterThan(0);
   expect(r.totals.ws.open).toBe(40);
+  expect(r.timeline.length).toBeGreaterThanOrEqual(4);
+  expect(r.timeline.some((p) => p.tradesPerSecond > 0 && p.lagP99 !== null)).toBe(true);
+  expect(r.timeline.at(-1)?.cores).toHaveProperty("postgres");
+  expect(r.statements.length).toBeGreaterThan(0);
 });

@@ -8,6 +8,7 @@ export function startLagTracker(p: {
   rpcUrl: string;
   checkpoint: () => Promise<number | undefined>;
   everyMs?: number;
+  onSample?: (ms: number) => void;
 }) {
   const every = p.everyMs ?? 100;
   const seenAt = new Map<number, number>();
@@ -42,7 +43,9 @@ export function startLagTracker(p: {
           if (indexed >= 0)
             for (let b = indexed + 1; b <= block; b++) {
               const at = seenAt.get(b);
-              if (at !== undefined) samples.push(now - at);
+              if (at === undefined) continue;
+              samples.push(now - at);
+              p.onSample?.(now - at);
             }
           indexed = Math.max(indexed, block);
         }

@@ -10,7 +10,8 @@ export type LaunchCounts = { asked: number; answered: number; refused: Record<st
  * Each new token joins `tokens` (and so the trades' and readers' tail).
  */
 export function startLaunches(p: {
-  apiUrl: string;
+  /** Launch i asks API process i mod n first, the next one on each retry. */
+  apiUrls: string[];
   agents: LoadAgent[];
   imageUrl: string;
   tokens: Address[];
@@ -35,7 +36,8 @@ export function startLaunches(p: {
     });
     for (let attempt = 0; attempt < 30; attempt++) {
       try {
-        const r = await fetch(`${p.apiUrl}/v2/agents/launch`, {
+        const api = p.apiUrls[(i + attempt) % p.apiUrls.length] as string;
+        const r = await fetch(`${api}/v2/agents/launch`, {
           method: "POST",
           headers: {
             authorization: `Bearer ${a.apiKey}`,

@@ -17,17 +17,20 @@ const MIX: [string, number][] = [
  * the volume is). Latency per route into `latencies`; any answer but 200 counts as an error.
  */
 export function startReaders(p: {
-  apiUrl: string;
+  /** Reads go to each API process in turn. */
+  apiUrls: string[];
   tokens: Address[];
   agentOf: (token: Address) => string | undefined;
   perSecond: number;
   latencies: Latencies;
   random: () => number;
+  onLatency?: (ms: number) => void;
 }) {
   const rank = zipf(p.random);
   const errors: Record<string, number> = {};
   let stopped = false;
   let inFlight = 0;
+  let turn = 0;
   const path = (route: string): string => {
     const t = p.tokens[rank(p.tokens.length)] as Address;
     if (route === "token list") return "/tokens?sort=volume24h&limit=50";
@@ -46,13 +49,18 @@ export function startReaders(p: {
   };
   const one = async () => {
     const route = pick();
+    const api = p.apiUrls[turn++ % p.apiUrls.length] as string;
     const started = performance.now();
     try {
-      const res = await fetch(`${p.apiUrl}${path(route)}`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${api}${path(route)}`, { signal: AbortSignal.timeout(10_000) });
       await res.arrayBuffer();
       if (res.status !== 200)
         errors[`${route} ${res.status}`] = (errors[`${route} ${res.status}`] ?? 0) + 1;
-      else p.latencies.add(route, performance.now() - started);
+      else {
+        const ms = performance.now() - started;
+        p.latencies.add(route, ms);
+        p.onLatency?.(ms);
+      }
     } catch {
       errors[`${route} net`] = (errors[`${route} net`] ?? 0) + 1;
     }

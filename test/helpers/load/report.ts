@@ -42,7 +42,7 @@ function lineChart(
   return `<figure><figcaption>${esc(title)}</figcaption><svg role="img" aria-label="${esc(title)}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">
 <line x1="${L}" y1="${H - B}" x2="${W - 10}" y2="${H - B}" stroke="#000"/><line x1="${L}" y1="10" x2="${L}" y2="${H - B}" stroke="#000"/>
 <text x="${L}" y="${H - 8}" font-size="10">0</text><text x="${W - 40}" y="${H - 8}" font-size="10">${maxX.toFixed(0)} ${esc(xLabel)}</text>
-<text x="4" y="18" font-size="10">${maxY.toFixed(0)}</text>${limitLine}${lines.join("")}</svg></figure>`;
+<text x="4" y="18" font-size="10">${maxY < 10 ? maxY.toFixed(2) : maxY.toFixed(0)}</text>${limitLine}${lines.join("")}</svg></figure>`;
 }
 
 /** A horizontal bar chart as inline SVG. */
@@ -55,6 +55,39 @@ function barChart(title: string, rows: [string, number][], unit: string) {
       `<text x="4" y="${30 + i * 20}" font-size="11">${esc(k)}</text><rect x="180" y="${18 + i * 20}" width="${(v / max) * 300}" height="14" fill="#2563eb"/><text x="${186 + (v / max) * 300}" y="${30 + i * 20}" font-size="11">${v.toLocaleString("en")} ${esc(unit)}</text>`,
   );
   return `<figure><figcaption>${esc(title)}</figcaption><svg role="img" aria-label="${esc(title)}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${bars.join("")}</svg></figure>`;
+}
+
+/** The run over time, one point per timeline window: what a steady run's figures look like as they go. */
+function timelineCharts(r: LoadReport): string[] {
+  const pts = r.timeline;
+  if (pts.length < 2) return [];
+  const ts = pts.map((p) => p.t);
+  const roles = ["postgres", "worker", "indexer", "api", "harness (load generator)"].filter((k) =>
+    pts.some((p) => k in p.cores),
+  );
+  return [
+    `<h2>Over time (a point every ${r.options.timelineSeconds} s)</h2>`,
+    lineChart("trades a second mined, over time", "s", ts, [
+      { name: "trades/s", ys: pts.map((p) => p.tradesPerSecond) },
+    ]),
+    lineChart(
+      "index lag p99 (ms), over time",
+      "s",
+      ts,
+      [{ name: "lag p99", ys: pts.map((p) => p.lagP99) }],
+      r.ceiling.lagLimitMs,
+    ),
+    lineChart("read p99 and WebSocket delivery p99 (ms), over time", "s", ts, [
+      { name: "reads p99", ys: pts.map((p) => p.readP99) },
+      { name: "WebSocket p99", ys: pts.map((p) => p.wsP99) },
+    ]),
+    lineChart(
+      "CPU per role (cores), over time",
+      "s",
+      ts,
+      roles.map((k) => ({ name: k, ys: pts.map((p) => p.cores[k] ?? null) })),
+    ),
+  ];
 }
 
 function table(rows: Record<string, unknown>[]): string {
@@ -105,6 +138,7 @@ export function writeReport(dir: string, r: LoadReport): { json: string; html: s
           { name: "webhook", ys: steps.map((s) => s.webhookMs.p99) },
         ])
       : "",
+    ...timelineCharts(r),
     `<h2>Steps</h2>${table(steps.map((s) => ({ "asked/s": s.askedPerSecond, "mined/s": s.tradesPerSecond, "lag p50": s.lagMs.p50, "lag p99": s.lagMs.p99, "ws p99": s.wsMs.p99, "webhook p99": s.webhookMs.p99, pass: s.pass, why: s.why })))}`,
     `<h2>Reads (ms), idle and over the run</h2>${table(routes.map((k) => ({ route: k, "idle p50": r.idle.readsMs[k]?.p50, "idle p99": r.idle.readsMs[k]?.p99, "run p50": r.totals.readsMs[k]?.p50, "run p99": r.totals.readsMs[k]?.p99, n: r.totals.readsMs[k]?.n })))}`,
     `<h2>Launch answers (ms)</h2>${table([r.totals.launchMs as unknown as Record<string, unknown>])}`,
@@ -127,6 +161,9 @@ export function writeReport(dir: string, r: LoadReport): { json: string; html: s
     ),
     `<p>RPC: ${r.rpc.price.callsPerDay.toLocaleString("en")} calls a day, ${r.rpc.price.cusPerMonth.toLocaleString("en")} CUs a month: about USD ${r.rpc.price.usdPerMonthShared} a month (shared plan) or ${r.rpc.price.usdPerMonthPerCall} (per call). Sources: ${esc(r.rpc.price.sources.cus)}, ${esc(r.rpc.price.sources.price)} (read ${r.rpc.price.sources.read}).</p>`,
     `<h2>Postgres</h2><p>${r.postgres.perDay.rows.toLocaleString("en")} rows and ${(r.postgres.perDay.bytes / 1e9).toFixed(2)} GB a day; ${(r.postgres.perMonth.bytes / 1e9).toFixed(1)} GB a month at this run's rate.</p>${table(r.postgres.tables)}`,
+    r.statements.length
+      ? `<h2>Where the database's time went (pg_stat_statements, over the load)</h2>${table(r.statements.map((x) => ({ "total ms": x.totalMs, calls: x.calls, "mean ms": x.meanMs, rows: x.rows, statement: x.query })))}`
+      : "",
     `<h2>Pollers</h2><pre>${esc(JSON.stringify(r.pollers, null, 1)).slice(0, 4000)}</pre>`,
   ];
   writeFileSync(

@@ -12,8 +12,10 @@ import { launchEnv } from "../launch.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
 import { measureChainCeiling } from "./ceiling.ts";
 import { exactlyOnce, tableSizes } from "./checks.ts";
+import { startExtraRoles } from "./extra-roles.ts";
 import { startLagTracker } from "./lag.ts";
 import { startLaunches } from "./launches.ts";
+import { type StatementTime, startOutsidePostgres } from "./outside-postgres.ts";
 import { seedPopulation } from "./population.ts";
 import { roleUse, sampleRoles } from "./proc.ts";
 import { startReaders } from "./readers.ts";
@@ -22,6 +24,7 @@ import { settle } from "./settle.ts";
 import { startSubscribers } from "./sockets.ts";
 import { Latencies, prng, summary } from "./stats.ts";
 import { stepRunner } from "./step.ts";
+import { startTimeline } from "./timeline.ts";
 import { startTrading } from "./trades.ts";
 import type { LoadOptions, LoadReport, Step } from "./types.ts";
 import { startWebhooks } from "./webhooks.ts";
@@ -50,16 +53,33 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
   const dataDir = env.LAUNCHPAD_DATA_DIR as string;
   let stack: Stack | undefined;
   const stops: (() => Promise<unknown> | unknown)[] = [];
+  let outside: Awaited<ReturnType<typeof startOutsidePostgres>> | undefined;
   try {
+    // An outside Postgres: one the stack does not start, given as DATABASE_URL (an operator's
+    // own with --database-url, or one the harness starts apart from the stack).
+    if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
+    else if (o.outsidePostgres) {
+      outside = await startOutsidePostgres({ keep: o.keep });
+      env.DATABASE_URL = outside.url;
+    }
     o.log(`load: booting the stack at ${o.blockTime} s blocks (data dir ${dataDir})`);
     stack = await startStack(env);
     const api = stack.apiUrl;
+    const extra = await startExtraRoles({ env, apis: o.apis - 1, workers: o.workers - 1 });
+    stops.push(() => extra.stop());
+    const apiUrls = [api, ...extra.apiUrls];
+    const pids = () => [
+      ...(stack?.tree() ?? []),
+      ...extra.pids(),
+      ...(outside?.pids() ?? []),
+      process.pid,
+    ];
     const info = JSON.parse((await runCli(["devnet", "info", "--json"], env)).stdout) as {
       sampleImageUrl: string;
     };
     const record = readDeploymentRecord(dataDir);
     if (!record) throw new Error("no deployment record");
-    const sql = createSql(embeddedPostgresUrl(dataDir) as string, {
+    const sql = createSql(env.DATABASE_URL ?? (embeddedPostgresUrl(dataDir) as string), {
       max: 3,
       appName: "launchpad-load",
     });
@@ -83,7 +103,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     const launchMs: number[] = [];
     let launchRate = 0;
     const launches = startLaunches({
-      apiUrl: api,
+      apiUrls,
       agents,
       imageUrl: info.sampleImageUrl,
       tokens,
@@ -100,8 +120,15 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     const traders = Array.from({ length: 48 }, (_, i) => world.account(`load-trader${i}`));
     for (const t of traders)
       await world.test.setBalance({ address: t.address, value: parseEther("1000000") });
+    // `trading` is made below; the timeline reads it only once the load begins.
+    const timeline = startTimeline({
+      everyMs: o.timelineSeconds * 1000,
+      mined: () => trading.counts.mined,
+      pids,
+    });
     const lag = startLagTracker({
       rpcUrl: anvilUrl,
+      onSample: timeline.lag,
       checkpoint: async () => {
         const c = await readCheckpoints(sql, "onchain").catch(() => undefined);
         const bsc = c?.chains.find((x) => x.chainId === 56);
@@ -114,7 +141,8 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
       trading.mined.get(tx as `0x${string}`) ??
       trading.mined.get(tx.toLowerCase() as `0x${string}`);
     const ws = await startSubscribers({
-      wsUrl: `${api.replace(/^http/, "ws")}/ws`,
+      wsUrls: apiUrls.map((u) => `${u.replace(/^http/, "ws")}/ws`),
+      onDelay: timeline.ws,
       tokens,
       count: o.subscribers,
       random,
@@ -132,7 +160,8 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     stops.push(() => hooks.close());
     const reads = new Latencies();
     const readers = startReaders({
-      apiUrl: api,
+      apiUrls,
+      onLatency: timeline.read,
       tokens,
       agentOf: (t) => tokenAgent.get(t.toLowerCase()),
       perSecond: o.readsPerSecond,
@@ -156,7 +185,9 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
 
     const sizesBefore = await tableSizes(sql);
     const callsBefore = proxy.counts();
-    const procBefore = sampleRoles([...stack.tree(), process.pid]);
+    const procBefore = sampleRoles(pids());
+    await outside?.reset();
+    timeline.begin();
     const loadStarted = Date.now();
     launchRate = o.launchesPerMinute;
     const stepper = stepRunner({ o, idle, reads, trading, lag, ws, hooks });
@@ -213,7 +244,9 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
     trading.setRate(0);
     launchRate = 0;
     const loadSeconds = (Date.now() - loadStarted) / 1000;
-    const procAfter = sampleRoles([...stack.tree(), process.pid]);
+    const procAfter = sampleRoles(pids());
+    const timelinePoints = timeline.end();
+    const statements: StatementTime[] = (await outside?.top()) ?? [];
     const callsAfter = proxy.counts();
     await trading.stop();
     await launches.stop();
@@ -273,6 +306,8 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
         depositLaunches: depositLaunchCount,
       },
       roles: roleUse(procBefore, procAfter),
+      timeline: timelinePoints,
+      statements,
       ...scaled,
       pollers,
       checks,
@@ -284,6 +319,7 @@ export async function runLoad(o: LoadOptions, command: string): Promise<LoadRepo
       await stack.cleanup();
     }
     await proxy.stop();
+    await outside?.stop().catch(() => undefined);
     if (!o.keep) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -8,12 +8,14 @@ import { zipf } from "./stats.ts";
  * message's delay is measured from when its block was first seen at the head (`seenAt`).
  */
 export async function startSubscribers(p: {
-  wsUrl: string;
+  /** Socket i opens on `wsUrls[i % n]`: the API processes share the subscribers. */
+  wsUrls: string[];
   tokens: Address[];
   count: number;
   random: () => number;
   blockOf: (txHash: string) => bigint | undefined;
   seenAt: (block: number) => number | undefined;
+  onDelay?: (ms: number) => void;
 }) {
   const rank = zipf(p.random);
   const sockets: WebSocket[] = [];
@@ -24,7 +26,7 @@ export async function startSubscribers(p: {
     new Promise<void>((resolve) => {
       // One browser each: its own address (the stack trusts X-Forwarded-For, TRUST_PROXY=1),
       // or the bridge's 50 sockets per IP would refuse the rest.
-      const ws = new WebSocket(p.wsUrl, {
+      const ws = new WebSocket(p.wsUrls[i % p.wsUrls.length] as string, {
         headers: { "x-forwarded-for": `10.77.${(i >> 8) & 255}.${i & 255}` },
       });
       const channel =
@@ -46,7 +48,9 @@ export async function startSubscribers(p: {
         if (m.type !== "trade" || !m.data?.txHash) return;
         const block = p.blockOf(m.data.txHash);
         const at = block === undefined ? undefined : p.seenAt(Number(block));
-        if (at !== undefined) delays.push(now - at);
+        if (at === undefined) return;
+        delays.push(now - at);
+        p.onDelay?.(now - at);
       });
       sockets.push(ws);
     });

@@ -1,7 +1,9 @@
 import type { ChainCeiling } from "./ceiling.ts";
 import type { ExactlyOnce } from "./checks.ts";
+import type { StatementTime } from "./outside-postgres.ts";
 import type { priceRpc } from "./pricing.ts";
 import type { Summary } from "./stats.ts";
+import type { TimelinePoint } from "./timeline.ts";
 
 export type LoadOptions = {
   agents: number;
@@ -33,6 +35,15 @@ export type LoadOptions = {
   /** Transfers fed to the throwaway anvil for the chain's ceiling. */
   ceilingTransfers: number;
   seed: number;
+  /** API and worker processes in all (the stack runs one of each; the rest beside it). */
+  apis: number;
+  workers: number;
+  /** Start a Postgres apart from the stack (with pg_stat_statements) and give it DATABASE_URL. */
+  outsidePostgres: boolean;
+  /** Or an operator's own Postgres. */
+  databaseUrl?: string;
+  /** Seconds per point of the curves over time. */
+  timelineSeconds: number;
   /** Keep the stack's data directory (its database, chain state and logs) after the run. */
   keep?: boolean;
   log: (line: string) => void;
@@ -79,6 +90,9 @@ export type LoadReport = {
     depositLaunches: number;
   };
   roles: Record<string, { cores: number; rssMb: number }>;
+  timeline: TimelinePoint[];
+  /** Where an outside Postgres's time went over the load (pg_stat_statements); empty otherwise. */
+  statements: StatementTime[];
   postgres: {
     added: { rows: number; bytes: number };
     perDay: { rows: number; bytes: number };
