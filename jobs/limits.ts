@@ -146,8 +146,14 @@ export const EVENT_JOB_LIMITS = {
    * worker ran four of its passes a second (two chains).
    */
   projectEveryMs: 5_000,
-  /** Blocks below the index head that the projector re-checks on every pass (reorg window). */
-  reorgWindowBlocks: 256,
+  /**
+   * Blocks below the index head that the projector re-checks on every pass (reorg window), per
+   * chain: at least as deep as any reorg the indexer applies (Ponder's finality depth: 30
+   * blocks for BSC, 240 for Arbitrum; BSC is final at about n+2). Every pass re-reads the
+   * window's rows, so its depth is paid on every block: 256 on BSC made each pass at 16
+   * trades a second re-read about 1,800 trades (docs/capacity.md).
+   */
+  reorgWindowBlocks: { bsc: 64, arbitrum: 256 },
   /**
    * A consumed inbox row is kept this long, then pruned (dead letters stay until replayed). The
    * inbox is also what keeps a redelivery from counting twice (an inference minute is a sum), so

@@ -6,7 +6,7 @@ import type { NewAgentEvent } from "../../lib/events/store.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { EVENT_JOB_LIMITS } from "../limits.ts";
 import type { ProjectResult } from "./projector.ts";
-import { reconcileWindow, windowStart } from "./reconcile.ts";
+import { readPosition, reconcileWindow, windowStart, writePosition } from "./reconcile.ts";
 
 const USDC_DECIMALS = 6;
 
@@ -31,8 +31,9 @@ type UsdcMove = {
  * sent to the venue's bridge), source `evm-indexer:arbitrum`. A deposit address is the agent's
  * own wallet (`app.agents.wallet_address`, the steward wallet its launch made: the same EOA on
  * both chains) and every wallet it registered with role `perps` (what the perps poller polls:
- * Hyperliquid credits the Arbitrum sender). Reorg-safe like the BSC projector: above (last projected block
- * − the window) the feed is compared with the index and corrected, in one transaction.
+ * Hyperliquid credits the Arbitrum sender). Reorg-safe like the BSC projector: above (the last pass's head
+ * − the window) the feed is compared with the index and corrected, in one transaction with
+ * the projector's position; an agent's own row is written only when its addresses change.
  * Nothing happens while the index holds no Arbitrum chain.
  */
 export async function projectArbitrumEvents(
@@ -44,13 +45,14 @@ export async function projectArbitrumEvents(
   const chain = checkpoints?.chains.find((c) => c.chainId === ARBITRUM_CHAIN_ID);
   if (!checkpoints?.ready || !chain) return none;
   const head = chain.block;
-  const window = BigInt(p.windowBlocks ?? EVENT_JOB_LIMITS.reorgWindowBlocks);
+  const window = BigInt(p.windowBlocks ?? EVENT_JOB_LIMITS.reorgWindowBlocks.arbitrum);
   const bridge = p.bridge.toLowerCase();
   const v = (name: string) => sql`${sql(p.schema)}.${sql(name)}`;
   return sql.begin(async (raw) => {
     const tx = raw as unknown as Sql;
     const [lock] = await tx`select pg_try_advisory_xact_lock(7400019) as ok`;
     if (!lock?.ok) return { ...none, head };
+    const position = await readPosition(tx, ARBITRUM_SOURCE);
     const rows = await tx<
       { agent_id: string; wallets: string[]; known: string | null; projected_to: string | null }[]
     >`
@@ -63,16 +65,16 @@ export async function projectArbitrumEvents(
         p.wallets as known, p.projected_to::text
       from w left join app.arbitrum_projection p using (agent_id)
       group by w.agent_id, p.wallets, p.projected_to`;
-    const targets: Target[] = rows.map((r) => ({
-      agentId: r.agent_id,
-      wallets: r.wallets,
-      fromBlock: windowStart({
-        projectedTo: r.projected_to,
-        reset: r.known !== r.wallets.join(","),
-        head,
-        window,
-      }),
-    }));
+    const fresh = new Set<string>();
+    const targets: Target[] = rows.map((r) => {
+      const reset = r.known !== r.wallets.join(",");
+      if (reset) fresh.add(r.agent_id);
+      return {
+        agentId: r.agent_id,
+        wallets: r.wallets,
+        fromBlock: windowStart({ projectedTo: position ?? r.projected_to, reset, head, window }),
+      };
+    });
     if (targets.length === 0) return { ...none, head };
     const flat = targets.flatMap((t) =>
       t.wallets.map((wallet) => ({
@@ -94,13 +96,17 @@ export async function projectArbitrumEvents(
       where t."to" = ${bridge}`;
     const want = moves.map((m) => toEvent(m, bridge));
     const done = await reconcileWindow(tx, { source: ARBITRUM_SOURCE, targets }, want);
-    await tx`
-      insert into app.arbitrum_projection (agent_id, wallets, projected_to)
-      select agent_id, wallets, ${head.toString()}::bigint
-      from jsonb_to_recordset(${tx.json(targets.map((t) => ({ agent_id: t.agentId, wallets: t.wallets.join(",") })) as never)})
-        as x(agent_id text, wallets text)
-      on conflict (agent_id) do update set wallets = excluded.wallets,
-        projected_to = excluded.projected_to, updated_at = now()`;
+    // Only the agents whose addresses are new or changed: the rest share the position.
+    const followed = targets.filter((t) => fresh.has(t.agentId));
+    if (followed.length > 0)
+      await tx`
+        insert into app.arbitrum_projection (agent_id, wallets, projected_to)
+        select agent_id, wallets, ${head.toString()}::bigint
+        from jsonb_to_recordset(${tx.json(followed.map((t) => ({ agent_id: t.agentId, wallets: t.wallets.join(",") })) as never)})
+          as x(agent_id text, wallets text)
+        on conflict (agent_id) do update set wallets = excluded.wallets,
+          projected_to = excluded.projected_to, updated_at = now()`;
+    await writePosition(tx, ARBITRUM_SOURCE, head);
     return { ...done, head };
   });
 }

@@ -57,6 +57,25 @@ export async function reconcileWindow(
 }
 
 /**
+ * Where a projector stands (`app.projection_position`): the head of its last pass, which every
+ * agent it follows was projected to; null before its first pass.
+ *
+ * @example
+ * const at = await readPosition(tx, "evm-indexer:bsc"); // "1200" or null
+ */
+export async function readPosition(tx: Sql, source: string): Promise<string | null> {
+  const [row] = await tx<{ projected_to: string }[]>`
+    select projected_to::text from app.projection_position where source = ${source}`;
+  return row?.projected_to ?? null;
+}
+
+/** Moves a projector's position to `head` (in the pass's transaction). */
+export async function writePosition(tx: Sql, source: string, head: bigint): Promise<void> {
+  await tx`insert into app.projection_position (source, projected_to) values (${source}, ${head.toString()})
+    on conflict (source) do update set projected_to = excluded.projected_to, updated_at = now()`;
+}
+
+/**
  * The block above which an agent is re-read: its last projected block (capped at the index
  * head, which a reset chain may have put below it) minus the reorg window; -1n, the whole
  * history, when it was never projected or what it follows changed.

@@ -98,6 +98,7 @@ async function freshFeed(schema: string): Promise<FeedRow[]> {
 }
 
 it("projects trades, creation, graduation, identity and treasury activity; a reorg leaves the feed equal to a fresh index's", async () => {
+  const test = createTestClient({ mode: "anvil", transport: http(anvil.rpcUrl) });
   const main = await ponder("idx_main");
   await main.waitFor(await head());
   const first = await projectChainEvents(sql, { schema: "idx_main" });
@@ -121,14 +122,23 @@ it("projects trades, creation, graduation, identity and treasury activity; a reo
   expect(
     tradeRows.every((r) => new RegExp(`^${record.chainId}:0x[0-9a-f]{64}:\\d+$`).test(r.sid)),
   ).toBe(true);
-  // A second pass over an unchanged index changes nothing.
-  expect(await projectChainEvents(sql, { schema: "idx_main" })).toMatchObject({
-    inserted: 0,
-    updated: 0,
-    deleted: 0,
-  });
+  // A second pass over an unchanged index changes nothing, and writes no agent's row: the
+  // projector's one position moves (a row per agent per block was its cost at 1,000 agents).
+  const rowsAt = async () =>
+    (await sql`select agent_id, updated_at from app.chain_projection order by agent_id`).map(
+      (r) => `${r.agent_id}@${(r.updated_at as Date).toISOString()}`,
+    );
+  const agentRows = await rowsAt();
+  expect(agentRows.length).toBeGreaterThan(0);
+  await test.mine({ blocks: 1 });
+  await main.waitFor(await head());
+  const second = await projectChainEvents(sql, { schema: "idx_main" });
+  expect(second).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
+  expect(await rowsAt()).toEqual(agentRows);
+  const [position] = await sql`select projected_to::text as at from app.projection_position
+    where source = 'evm-indexer:bsc'`;
+  expect(position?.at).toBe(String(second.head));
 
-  const test = createTestClient({ mode: "anvil", transport: http(anvil.rpcUrl) });
   const snapshot = await test.snapshot();
   const burst = { rpcUrl: anvil.rpcUrl, record, curveTokens: scenario.tokens.slice(1) };
   await tradeBurst({ ...burst, seed: 8, dexToken: scenario.graduatedToken, count: 8 });

@@ -21,6 +21,7 @@ const USER_KEY = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d4
 export const FUZZ_SNAPSHOT_SKIP = [
   "rate_limit",
   "chain_projection",
+  "projection_position",
   "outbound_cursor",
   "nav_snapshots",
   // Written by the roles on their own clock: heartbeats, the pollers' cursors and
