@@ -24,14 +24,19 @@ function lineChart(
   const colors = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2"];
   const lines = series.map((s, i) => {
     const pts = xs.flatMap((x, k) =>
-      s.ys[k] === null ? [] : [`${px(x)},${py(s.ys[k] as number)}`],
+      s.ys[k] === null ? [] : [`${px(x).toFixed(1)},${py(s.ys[k] as number).toFixed(1)}`],
     );
     const c = colors[i % colors.length];
     return (
       `<polyline fill="none" stroke="${c}" stroke-width="2" points="${pts.join(" ")}"/>` +
-      pts
-        .map((p) => `<circle cx="${p.split(",")[0]}" cy="${p.split(",")[1]}" r="3" fill="${c}"/>`)
-        .join("") +
+      // A dot per point only where they stay apart (a sweep's steps, not a long run's windows).
+      (pts.length > 60
+        ? ""
+        : pts
+            .map(
+              (p) => `<circle cx="${p.split(",")[0]}" cy="${p.split(",")[1]}" r="3" fill="${c}"/>`,
+            )
+            .join("")) +
       `<text x="${W - 150}" y="${20 + i * 14}" fill="${c}" font-size="11">${esc(s.name)}</text>`
     );
   });
