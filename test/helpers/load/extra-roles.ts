@@ -48,31 +48,38 @@ export async function startExtraRoles(p: {
       });
     });
   };
-  for (let i = 0; i < p.apis; i++) {
-    const port = String(await freeListenPort());
-    await start("api", { PORT: port });
-    apiUrls.push(`http://127.0.0.1:${port}`);
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            const timer = setTimeout(() => c.kill("SIGKILL"), 20_000);
+            c.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            c.kill("SIGTERM");
+          }),
+      ),
+    );
+  };
+  try {
+    for (let i = 0; i < p.apis; i++) {
+      const port = String(await freeListenPort());
+      await start("api", { PORT: port });
+      apiUrls.push(`http://127.0.0.1:${port}`);
+    }
+    for (let i = 0; i < p.workers; i++)
+      await start("worker", { WORKER_METRICS_PORT: String(await freeListenPort()) });
+  } catch (error) {
+    // One that never became ready must not outlive the run, nor those started before it.
+    await stop();
+    throw error;
   }
-  for (let i = 0; i < p.workers; i++)
-    await start("worker", { WORKER_METRICS_PORT: String(await freeListenPort()) });
   return {
     apiUrls,
     pids: () => children.flatMap((c) => (c.pid && c.exitCode === null ? [c.pid] : [])),
-    stop: async () => {
-      await Promise.all(
-        children.map(
-          (c) =>
-            new Promise<void>((resolve) => {
-              if (c.exitCode !== null || c.signalCode !== null) return resolve();
-              const timer = setTimeout(() => c.kill("SIGKILL"), 20_000);
-              c.once("exit", () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              c.kill("SIGTERM");
-            }),
-        ),
-      );
-    },
+    stop,
   };
 }
