@@ -225,3 +225,29 @@ describe("before the index is published", () => {
     expect(check("/v2/indexer/status", "get", 200, body)).toEqual([]);
   });
 });
+
+describe("GET /v2/indexer/status", () => {
+  it("reads the chain's head once for any number of callers within a second, then again", async () => {
+    const rpc = { calls: 0 };
+    const counted = createApp({
+      logger: pino({ level: "silent" }),
+      env: "test",
+      sql: db.sql,
+      settings: defaultApiSettings({ viewsSchema: "onchain_absent" }),
+      headBlock: async () => {
+        rpc.calls++;
+        await new Promise((r) => setTimeout(r, 50));
+        return 42n;
+      },
+    });
+    // Thirty anonymous callers, each from its own address, while the first read is in flight.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => requestAs(counted, "/v2/indexer/status")),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(200));
+    expect(rpc.calls).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await requestAs(counted, "/v2/indexer/status")).status).toBe(200);
+    expect(rpc.calls).toBe(2);
+  });
+});

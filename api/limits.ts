@@ -53,6 +53,11 @@ export const CHART_LIMITS = {
 export const CHAIN_LIMITS = {
   /** `eth_blockNumber` for the indexer status; past this the head is reported as unknown. */
   headTimeoutMs: 2_000,
+  /**
+   * The status route's head is read at most this often per API process and shared by every
+   * caller: about two BSC blocks, so a reported lag may be two blocks short.
+   */
+  headMaxAgeMs: 1_000,
 } as const;
 
 /** `GET /health?deep=true`. */

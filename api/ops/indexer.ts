@@ -1,7 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { ARBITRUM_CHAIN_ID } from "../../lib/arbitrum.ts";
 import type { Sql } from "../../lib/db/client.ts";
-import { readFreshness, rpcHeadBlock as readRpcHeadBlock } from "../../lib/indexer/lag.ts";
+import {
+  readFreshness,
+  rpcHeadBlock as readRpcHeadBlock,
+  sharedHead,
+} from "../../lib/indexer/lag.ts";
 import { readCheckpoints } from "../../lib/indexer/status.ts";
 import { INDEXER_LAG_LIMITS } from "../../lib/limits.ts";
 import type { AppEnv } from "../env.ts";
@@ -63,9 +67,14 @@ export type IndexerRouteDeps = { sql: Sql; settings: ApiSettings; headBlock?: He
 export function registerIndexer(app: OpenAPIHono<AppEnv>, d: IndexerRouteDeps) {
   const { sql } = d;
   const schema = d.settings.viewsSchema;
-  const headBlock = d.headBlock ?? rpcHeadBlock(d.settings.rpcUrls);
+  // Anyone may ask: the heads are read at most once per CHAIN_LIMITS.headMaxAgeMs per process,
+  // however many ask (an anonymous caller cannot turn requests into RPC calls).
+  const headBlock = sharedHead(
+    d.headBlock ?? rpcHeadBlock(d.settings.rpcUrls),
+    CHAIN_LIMITS.headMaxAgeMs,
+  );
   const arbitrumHead = d.settings.arbitrumRpcUrl
-    ? rpcHeadBlock([d.settings.arbitrumRpcUrl])
+    ? sharedHead(rpcHeadBlock([d.settings.arbitrumRpcUrl]), CHAIN_LIMITS.headMaxAgeMs)
     : async () => undefined;
   app.openapi(route, async (c) => {
     const [index, head, arbHead] = await Promise.all([

@@ -124,6 +124,29 @@ export function rpcHeadBlock(urls: string[], timeoutMs = INDEXER_LAG_LIMITS.head
 }
 
 /**
+ * `read` shared by every caller for `maxAgeMs`: the first call starts one read, and every call
+ * until it is `maxAgeMs` old gets that read's answer (in flight or done). A route that answers
+ * anyone then costs at most one RPC call per `maxAgeMs` per process, however many ask.
+ *
+ * @example
+ * const head = sharedHead(rpcHeadBlock(urls), 1_000);
+ * await Promise.all([head(), head(), head()]); // one eth_blockNumber
+ */
+export function sharedHead<T>(
+  read: () => Promise<T>,
+  maxAgeMs: number,
+  now: () => number = Date.now,
+): () => Promise<T> {
+  let last: { at: number; answer: Promise<T> } | undefined;
+  return () => {
+    const at = now();
+    if (last && at - last.at < maxAgeMs) return last.answer;
+    last = { at, answer: read() };
+    return last.answer;
+  };
+}
+
+/**
  * `rpcHeadBlock` as a number, or null: the form the lag tracker stores.
  *
  * @example
