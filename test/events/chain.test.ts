@@ -191,9 +191,18 @@ it("the worker's projector runs on Ponder's commits that change a table, not on 
     const burst = { rpcUrl: anvil.rpcUrl, record, curveTokens: scenario.tokens.slice(1) };
     await tradeBurst({ ...burst, seed: 10, dexToken: scenario.graduatedToken, count: 4 });
     await main.waitFor(await head());
+    // Every indexed trade of an agent's token, not just the first of the burst: the burst's
+    // trades may sit in several blocks, each its own commit and pass.
     const added = await waitFor(
       "the new trades in the feed",
-      async () => (await feed()).filter((r) => !known.has(r.sid)).length || undefined,
+      async () => {
+        const [indexed] = await sql`select count(*)::int as n from idx_main.trade t
+          join app.agents a on a.token_address = t.token`;
+        const rows = await feed();
+        const trades = rows.filter((r) => r.type.startsWith("trade.")).length;
+        const fresh = rows.filter((r) => !known.has(r.sid)).length;
+        return trades === indexed?.n && fresh > 0 ? fresh : undefined;
+      },
       60_000,
     );
     expect(added).toBeGreaterThan(0);
